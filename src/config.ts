@@ -1,0 +1,105 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting comes from the environment and is validated once here; a bad value stops start-up with a
+ * message naming the variable. Nothing else reads process.env.
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const optionalUrl = z.string().url().optional();
+
+const EnvSchema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** PostgreSQL schema to use (tests and CI isolate runs with it). */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier")
+    .optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+
+  JUDGE_PROVIDER: z.enum(["rules", "openai", "anthropic"]).default("rules"),
+  JUDGE_BASE_URL: optionalUrl,
+  JUDGE_MODEL: z.string().min(1).optional(),
+  JUDGE_API_KEY: z.string().min(1).optional(),
+  JUDGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  JUDGE_SIGNING_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+    .optional(),
+
+  SANDBOX: bool.optional(),
+  SANDBOX_RPC_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
+  BASE_RPC_URL: optionalUrl,
+  FACILITATOR_URL: optionalUrl,
+  FACILITATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+    .optional(),
+  TOPUP_PAY_TO: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address")
+    .optional(),
+  TOPUP_MIN_CREDITS: z.coerce.number().int().min(1).default(20),
+  TOPUP_MAX_CREDITS: z.coerce.number().int().min(1).default(10_000),
+  MASTER_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex digits (32 bytes)")
+    .optional(),
+  APPROVAL_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Env {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+  /** True when the service runs its own local chain (no BASE_RPC_URL). */
+  sandbox: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== "") picked[key] = v;
+  }
+  const parsed = EnvSchema.safeParse(picked);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message} (got ${JSON.stringify(picked[String(i.path[0])] ?? null)})`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  if (e.TOPUP_MIN_CREDITS > e.TOPUP_MAX_CREDITS) throw new ConfigError("invalid configuration:\n  TOPUP_MIN_CREDITS must not exceed TOPUP_MAX_CREDITS");
+  if (e.JUDGE_PROVIDER !== "rules" && !e.JUDGE_MODEL) throw new ConfigError(`invalid configuration:\n  JUDGE_MODEL is required when JUDGE_PROVIDER=${e.JUDGE_PROVIDER}`);
+  const sandbox = e.SANDBOX ?? !e.BASE_RPC_URL;
+  if (sandbox && e.BASE_RPC_URL) throw new ConfigError("invalid configuration:\n  SANDBOX=true conflicts with BASE_RPC_URL (production chain)");
+  const host = e.HOST.includes(":") ? `[${e.HOST}]` : e.HOST;
+  return {
+    ...e,
+    DATA_DIR: path.resolve(e.DATA_DIR),
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://${host}:${e.PORT}`).replace(/\/+$/, ""),
+    sandbox,
+  };
+}

@@ -1,0 +1,51 @@
+import { sql, type Transaction } from "kysely";
+import type { Database } from "../db/client";
+import type { DB } from "../db/schema";
+
+type Executor = Database | Transaction<DB>;
+
+/**
+ * The only way a balance changes. The conditional UPDATE makes a debit atomic under any concurrency
+ * (the row lock serialises writers; `credits_remaining + delta >= 0` is re-checked after the wait), and the
+ * ledger row is written in the same transaction, so sum(delta) = balance always holds.
+ *
+ * Returns the new balance, or null when a debit would take the balance below zero (nothing is written).
+ * Must run inside a transaction when `ex` is a Transaction; given the Database, it opens one.
+ */
+export async function applyCreditChange(
+  ex: Executor,
+  change: { accountId: string; delta: number; reason: string; ref: string | null },
+): Promise<number | null> {
+  if (!Number.isInteger(change.delta) || change.delta === 0) throw new RangeError("credit delta must be a non-zero integer");
+  if (!("isTransaction" in ex) || !ex.isTransaction) {
+    return (ex as Database).transaction().execute((tx) => applyCreditChange(tx, change));
+  }
+  const updated = await ex
+    .updateTable("accounts")
+    .set({ credits_remaining: sql`credits_remaining + ${change.delta}` })
+    .where("id", "=", change.accountId)
+    .where(sql<boolean>`credits_remaining + ${change.delta} >= 0`)
+    .returning("credits_remaining")
+    .executeTakeFirst();
+  if (!updated) return null;
+  await ex
+    .insertInto("credit_entries")
+    .values({ account_id: change.accountId, delta: change.delta, balance_after: updated.credits_remaining, reason: change.reason, ref: change.ref })
+    .execute();
+  return updated.credits_remaining;
+}
+
+export async function getBalance(db: Executor, accountId: string): Promise<number | null> {
+  const row = await db.selectFrom("accounts").select("credits_remaining").where("id", "=", accountId).executeTakeFirst();
+  return row ? row.credits_remaining : null;
+}
+
+/** For tests and audits: accounts whose ledger does not sum to their balance (must always be empty). */
+export async function ledgerMismatches(db: Executor): Promise<{ id: string; balance: number; ledger: number }[]> {
+  const rows = await sql<{ id: string; balance: number; ledger: string | number }>`
+    select a.id, a.credits_remaining as balance, coalesce(sum(e.delta), 0) as ledger
+    from accounts a left join credit_entries e on e.account_id = a.id
+    group by a.id, a.credits_remaining
+    having coalesce(sum(e.delta), 0) <> a.credits_remaining`.execute(db);
+  return rows.rows.map((r) => ({ id: r.id, balance: r.balance, ledger: Number(r.ledger) }));
+}

@@ -1,0 +1,133 @@
+import pino, { type Logger } from "pino";
+import type { Hono } from "hono";
+import type { LocalAccount } from "viem";
+import type { Config } from "./config";
+import { openDatabase, type DatabaseHandle } from "./db/client";
+import { migrate } from "./db/migrate";
+import { lockDataDir } from "./db/datadir-lock";
+import { systemClock, type Clock } from "./lib/clock";
+import { secretToken } from "./lib/ids";
+import { loadOrCreateSecretFile } from "./lib/secret-file";
+import { createMetrics, type Metrics } from "./observability/metrics";
+import { createAccountsService } from "./accounts/service";
+import { createCreditsService } from "./credits/service";
+import { createVerificationService } from "./verification/service";
+import { createHeartbeatService } from "./heartbeats/service";
+import { createJudge } from "./judge/factory";
+import type { Judge } from "./judge/types";
+import { loadJudgeKey } from "./receipts/judge-key";
+import { createApp } from "./http/app";
+import type { AppEnv } from "./http/types";
+import type { Services } from "./services";
+
+/** Secrets and values never written to logs. */
+export const LOG_REDACT = [
+  "apiKey",
+  "accessToken",
+  "privateKey",
+  "password",
+  "req.headers.authorization",
+  "req.headers['x-api-key']",
+  "headers.authorization",
+  "headers['x-api-key']",
+  "*.apiKey",
+  "*.accessToken",
+  "*.privateKey",
+];
+
+export interface RuntimeOverrides {
+  judge?: Judge;
+  clock?: Clock;
+  logger?: Logger;
+  /** Tests pass an in-memory PGlite or a PostgreSQL schema of their own. */
+  database?: DatabaseHandle;
+  /** Tests skip the DATA_DIR lock (they use in-memory databases). */
+  lockDataDir?: boolean;
+}
+
+export interface Runtime {
+  config: Config;
+  app: Hono<AppEnv>;
+  services: Services;
+  database: DatabaseHandle;
+  logger: Logger;
+  metrics: Metrics;
+  adminToken: string;
+  judgeAccount: LocalAccount;
+  ready: boolean;
+  /** Background work (recovery sweeps); stopped by close(). */
+  close(): Promise<void>;
+}
+
+/** The composition root: every external system is built here, once, and handed to the services. */
+export async function createRuntime(config: Config, o: RuntimeOverrides = {}): Promise<Runtime> {
+  const logger = o.logger ?? pino({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: "[redacted]" } });
+  const clock = o.clock ?? systemClock;
+  const releaseLock = o.lockDataDir === false ? () => {} : lockDataDir(config.DATA_DIR);
+  const cleanups: (() => Promise<void> | void)[] = [releaseLock];
+  try {
+    const database =
+      o.database ??
+      (await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.DATABASE_URL ? null : `${config.DATA_DIR}/pglite` }));
+    if (!o.database) cleanups.unshift(() => database.close());
+    const applied = await migrate(database.db);
+    if (applied.length) logger.info({ applied }, "database migrated");
+
+    const adminToken = config.ADMIN_TOKEN ?? loadOrCreateSecretFile(config.DATA_DIR, "admin-token", () => secretToken(256));
+    const judgeAccount = loadJudgeKey({ envKey: config.JUDGE_SIGNING_KEY, dataDir: config.DATA_DIR });
+    const judge =
+      o.judge ??
+      createJudge({ provider: config.JUDGE_PROVIDER, baseUrl: config.JUDGE_BASE_URL, model: config.JUDGE_MODEL, apiKey: config.JUDGE_API_KEY, timeoutMs: config.JUDGE_TIMEOUT_MS });
+    const metrics = createMetrics();
+    const db = database.db;
+
+    const accounts = createAccountsService({ db, clock });
+    const credits = createCreditsService({ db });
+    const verification = createVerificationService({
+      db,
+      judge,
+      judgeAccount,
+      clock,
+      metrics,
+      logger,
+      publicUrl: config.PUBLIC_URL,
+      pendingGraceMs: config.JUDGE_TIMEOUT_MS + 60_000,
+    });
+    const heartbeats = createHeartbeatService({ db, clock });
+    const services: Services = { accounts, credits, verification, heartbeats };
+
+    const runtime: Runtime = {
+      config,
+      services,
+      database,
+      logger,
+      metrics,
+      adminToken,
+      judgeAccount,
+      ready: false,
+      app: undefined as unknown as Hono<AppEnv>,
+      async close() {
+        for (const c of cleanups) await c();
+      },
+    };
+    runtime.app = createApp({
+      services,
+      logger,
+      metrics,
+      publicUrl: config.PUBLIC_URL,
+      adminToken,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      isReady: () => runtime.ready,
+    });
+
+    await verification.recoverPending();
+    const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), 60_000);
+    sweep.unref();
+    cleanups.unshift(() => clearInterval(sweep));
+    runtime.ready = true;
+    return runtime;
+  } catch (err) {
+    for (const c of cleanups) await c();
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Logger } from "pino";
+import type { Metrics } from "../observability/metrics";
+import type { Services } from "../services";
+import { errorResponse } from "./errors";
+import { requireApiKey } from "./auth";
+import { verificationRoutes } from "./routes/verification";
+import { creditsRoutes } from "./routes/credits";
+import { heartbeatRoutes } from "./routes/heartbeats";
+import { adminRoutes } from "./routes/admin";
+import { buildOpenApiDocument } from "./openapi";
+import type { AppEnv, RouteDeps } from "./types";
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  metrics: Metrics;
+  publicUrl: string;
+  adminToken: string;
+  bodyLimitBytes: number;
+  isReady: () => boolean;
+  /** Extra mounts from later capabilities (top-ups, MCP, wallets, dashboard), applied in order. */
+  mounts?: ((app: Hono<AppEnv>, deps: RouteDeps) => void)[];
+  adminMounts?: ((app: Hono<AppEnv>) => void)[];
+}
+
+export function createApp(opts: AppOptions): Hono<AppEnv> {
+  const { services, logger, metrics } = opts;
+  const deps: RouteDeps = { services, logger, publicUrl: opts.publicUrl };
+  const app = new Hono<AppEnv>();
+
+  app.use("*", async (c, next) => {
+    const start = performance.now();
+    await next();
+    const route = c.req.matchedRoutes.filter((r) => r.method !== "ALL").at(-1)?.path ?? "unmatched";
+    const labels = { method: c.req.method, route, status: String(c.res.status) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, (performance.now() - start) / 1000);
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: opts.bodyLimitBytes,
+      onError: (c) => c.json({ error: "payload_too_large", message: `request bodies are limited to ${opts.bodyLimitBytes} bytes` }, 413),
+    }),
+  );
+
+  app.get("/healthz", (c) => (opts.isReady() ? c.json({ ok: true }, 200) : c.json({ ok: false, error: "starting" }, 503)));
+  app.get("/metrics", async (c) => c.text(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));
+  app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(opts.publicUrl)));
+
+  for (const mount of opts.mounts ?? []) mount(app, deps);
+
+  const api = new Hono<AppEnv>();
+  api.use("*", requireApiKey(services.accounts));
+  api.route("/", verificationRoutes(deps));
+  api.route("/", creditsRoutes(deps));
+  api.route("/", heartbeatRoutes(deps));
+  app.route("/api/v1", api);
+
+  app.route("/admin/v1", adminRoutes({ ...deps, adminToken: opts.adminToken }, opts.adminMounts));
+
+  app.notFound((c) => c.json({ error: "not_found" }, 404));
+  app.onError((err, c) => errorResponse(c, err, logger));
+  return app;
+}

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { parseBody } from "../body";
+import { VerifyRequest } from "../../verification/schemas";
+import type { AppEnv, RouteDeps } from "../types";
+
+/** SPEC 4.1 names a sentence for a missing intent or action; other fields fail as invalid_input. */
+const verifyIssue = (issue: { path: PropertyKey[]; message: string }) => {
+  const field = issue.path[0];
+  if (field === "intent") return { error: "intent is required" };
+  if (field === "action" && issue.message === "action is required") return { error: "action is required" };
+  if (field === "action") return { error: "invalid_input", message: "action: must be a non-empty string or a JSON object" };
+  return null;
+};
+
+export function verificationRoutes({ services }: RouteDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.post("/intent", async (c) => {
+    const body = await parseBody(c, VerifyRequest, verifyIssue);
+    return c.json(await services.verification.verify(c.get("principal"), body, "api"), 201);
+  });
+
+  app.get("/intent/:id", async (c) => {
+    const { transcriptUri: _u, explorerTx: _e, ...stored } = await services.verification.get(c.get("principal"), c.req.param("id"));
+    return c.json(stored, 200);
+  });
+
+  app.get("/intent/:id/transcript", async (c) => c.json(await services.verification.transcript(c.get("principal"), c.req.param("id")), 200));
+
+  return app;
+}

@@ -1,0 +1,174 @@
+/**
+ * Intent text preparation: protects addresses, hosts, quoted market names and context references behind
+ * placeholders (so their dots and digits do not split sentences or read as amounts), splits the intent into
+ * sentences and clauses, and tracks which characters of a clause a recogniser has consumed. A clause is
+ * understood only when what is left over is filler.
+ */
+import { FILLER } from "./vocab";
+
+export interface Refs {
+  addresses: string[];
+  quotes: string[];
+  hosts: string[];
+  ctx: string[];
+}
+
+export const PH_RE = /§([aqhc])(\d+)/g;
+
+export interface Clause {
+  /** Sentence the clause belongs to, with placeholders restored, for quoting. */
+  sentence: string;
+  /** Working text (original case, placeholders in place). */
+  text: string;
+  used: boolean[];
+  refs: Refs;
+}
+
+export function newRefs(): Refs {
+  return { addresses: [], quotes: [], hosts: [], ctx: [] };
+}
+
+function hold(list: string[], kind: string, value: string): string {
+  let i = list.indexOf(value);
+  if (i < 0) i = list.push(value) - 1;
+  return ` §${kind}${i} `;
+}
+
+const HOST_TLDS =
+  "com|org|net|io|xyz|ai|example|test|local|internal|dev|app|co|finance|fi|exchange|markets|info|gg|so|me|trade|us|uk|de|eu|sh|network|cloud|tech|news|data|money|pro|site|online";
+const HOST_RE = new RegExp(`\\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+(?:${HOST_TLDS})\\b`, "gi");
+const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
+
+/** Replace the literal things in an intent by placeholders; returns the protected text. */
+export function protect(raw: string, refs: Refs): string {
+  let s = raw.replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  s = s.replace(/≤|=</g, " at most ").replace(/≥/g, " at least ").replace(/\u00a0/g, " ");
+  s = s.replace(/https?:\/\/([^\s/)"',;]+)[^\s)"',;]*/gi, (_m, host: string) => hold(refs.hosts, "h", host.toLowerCase()));
+  s = s.replace(/\bcontext\.[A-Za-z_][\w.]*[A-Za-z0-9_]/g, (m) => hold(refs.ctx, "c", m));
+  // Quoted names: an opening quote after a boundary, a closing quote before one. Apostrophes inside words stay.
+  s = s.replace(/(^|[\s(:,])(['"])([^'"\n]{2,200}?)\2(?=[\s).,;:!?]|$)/g, (_m, pre: string, _q: string, body: string) =>
+    pre + hold(refs.quotes, "q", body.trim()),
+  );
+  s = s.replace(/\b0x[0-9a-fA-F]{6,64}\b/g, (m) => hold(refs.addresses, "a", m));
+  s = s.replace(BASE58_RE, (m) => (/\d/.test(m) && /[a-z]/.test(m) && /[A-Z]/.test(m) ? hold(refs.addresses, "a", m) : m));
+  s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
+  s = s.replace(/\b(e\.g|i\.e|etc|vs|approx|incl)\./gi, (m) => m.slice(0, -1).replace(/\./g, ""));
+  // "(a)", "(b)", "1)" enumerators carry no meaning.
+  s = s.replace(/(^|[\s:;,])\(?([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1 ");
+  return s;
+}
+
+export function restore(text: string, refs: Refs): string {
+  return text
+    .replace(PH_RE, (_m, k: string, i: string) => {
+      const n = Number(i);
+      if (k === "a") return refs.addresses[n] ?? "";
+      if (k === "q") return `'${refs.quotes[n] ?? ""}'`;
+      if (k === "h") return refs.hosts[n] ?? "";
+      return refs.ctx[n] ?? "";
+    })
+    .replace(/\s+/g, " ")
+    .replace(/\s([,.;:)])/g, "$1")
+    .replace(/\(\s/g, "(")
+    .trim();
+}
+
+/** Split protected text into sentences (., !, ?, ;, new lines, bullets). */
+export function splitSentences(s: string): string[] {
+  return s
+    .split(/(?<=[.!?])\s+|\n+|;\s*|\s+[•·]\s+/)
+    .map((x) => x.replace(/^[\s\-*•·]+/, "").replace(/[.!?\s]+$/, "").trim())
+    .filter((x) => x.length > 0);
+}
+
+const NEG_START = "(?:never|do not|don't|dont|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|no|not|nothing|avoid)";
+const VERB_START =
+  "(?:withdraw|supply|swap|send|pay|trade|buy|sell|delegate|stake|unstake|wrap|unwrap|add|remove|bridge|borrow|repay|lend|deposit|transfer|move|approve|close|open|place|bet|short|long|cancel|set|change|use)";
+
+/** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
+export function splitClauses(sentence: string): string[] {
+  const re = new RegExp(
+    `\\s+-\\s+|,?\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)`,
+    "i",
+  );
+  return sentence
+    .split(re)
+    .map((x) => x.trim().replace(/^,\s*/, ""))
+    .filter((x) => x.length > 0);
+}
+
+export function makeClause(text: string, sentence: string, refs: Refs): Clause {
+  return { text, sentence, used: new Array<boolean>(text.length).fill(false), refs };
+}
+
+/** Is any character of [start, end) consumed already? */
+export function isUsed(c: Clause, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (c.used[i]) return true;
+  return false;
+}
+
+export function consume(c: Clause, start: number, end: number): void {
+  for (let i = start; i < end && i < c.used.length; i++) c.used[i] = true;
+}
+
+/**
+ * Run a global regex over the clause; for each match not overlapping consumed text, call fn. When fn returns
+ * anything but false, the match is consumed.
+ */
+export function scan(c: Clause, re: RegExp, fn: (m: RegExpExecArray) => boolean | void): void {
+  const g = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
+  let m: RegExpExecArray | null;
+  while ((m = g.exec(c.text)) !== null) {
+    if (m[0].length === 0) {
+      g.lastIndex++;
+      continue;
+    }
+    if (isUsed(c, m.index, m.index + m[0].length)) continue;
+    if (fn(m) !== false) consume(c, m.index, m.index + m[0].length);
+  }
+}
+
+/** The text of the clause that no recogniser consumed, as words (placeholders kept). */
+export function leftoverWords(c: Clause): string[] {
+  let out = "";
+  for (let i = 0; i < c.text.length; i++) out += c.used[i] ? " " : c.text[i];
+  return out.match(/§[aqhc]\d+|[$]?[A-Za-z0-9][A-Za-z0-9'’._/-]*%?/g) ?? [];
+}
+
+/** Leftover words that are not filler: what the parser did not understand. */
+export function unexplained(c: Clause): string[] {
+  return leftoverWords(c).filter((w) => {
+    const lw = w.toLowerCase().replace(/['’]s$/, "").replace(/[.]+$/, "");
+    if (FILLER.has(lw)) return false;
+    if (/^(?:[a-z]\/)+[a-z]$/.test(lw)) return !lw.split("/").every((p) => FILLER.has(p));
+    return true;
+  });
+}
+
+/** Parse "2,000", "2k", "1.5m" into a number. */
+export function parseNumber(num: string, suffix?: string | null): number | null {
+  const n = Number(num.replace(/,/g, ""));
+  if (!Number.isFinite(n)) return null;
+  const s = (suffix ?? "").toLowerCase();
+  if (s === "k" || s === "thousand") return n * 1e3;
+  if (s === "m" || s === "mm" || s === "million") return n * 1e6;
+  if (s === "b" || s === "bn" || s === "billion") return n * 1e9;
+  return n;
+}
+
+/** Format a USD figure the way a person writes it: $2,430 or $0.25. */
+export function usd(n: number): string {
+  const abs = Math.abs(n);
+  const digits = abs >= 100 ? 0 : 2;
+  const s = abs.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${n < 0 ? "-" : ""}$${s}`;
+}
+
+/** Format a token quantity: 2,500 STRK, 0.05 BTC. */
+export function qty(n: number, unit: string): string {
+  if (unit === "USD") return usd(n);
+  const s = n.toLocaleString("en-US", { maximumFractionDigits: 8 });
+  return `${s} ${unit}`;
+}
+
+export const lc = (s: string | null | undefined): string => (s ?? "").toLowerCase();

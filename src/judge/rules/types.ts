@@ -1,0 +1,199 @@
+/**
+ * Shared shapes of the embedded rules engine: the constraints the intent parser produces, the normalised view
+ * of the action the checks read, and the result the engine returns. Everything here is JSON-safe so the parsed
+ * constraints can go into the transcript verbatim.
+ */
+import type { Verdict } from "../types";
+
+/**
+ * What an action does, finer than the adapters' ActionFamily: rules speak about "borrow", "delegate" or
+ * "wrap", not about families, so both the intent parser and the action view map onto this vocabulary.
+ */
+export const ACTIVITIES = [
+  "order",
+  "cancel",
+  "leverage",
+  "margin",
+  "transfer",
+  "internal_transfer",
+  "withdrawal",
+  "payment",
+  "swap",
+  "bridge",
+  "approval",
+  "permission",
+  "subaccount",
+  "stake",
+  "unstake",
+  "delegate",
+  "undelegate",
+  "vault_deposit",
+  "vault_withdraw",
+  "supply",
+  "redeem",
+  "borrow",
+  "repay",
+  "wrap",
+  "unwrap",
+  "unknown",
+] as const;
+export type Activity = (typeof ACTIVITIES)[number];
+
+/** A money or token quantity as written in a rule: USD, or whole units of a token symbol. */
+export interface Quantity {
+  value: number;
+  unit: "USD" | string; // "USD" or an upper-case token symbol
+}
+
+/** Which actions a cap counts: each order, each swap, each payment/transfer, or any action. */
+export type CapScope = "order" | "swap" | "transfer" | "any";
+export type Period = "action" | "day" | "week" | "month" | "total";
+
+export type ListDim =
+  | "asset"
+  | "recipient"
+  | "spender"
+  | "venue"
+  | "chain"
+  | "host"
+  | "market" // a prediction market question
+  | "topic" // a loose market category ("US politics markets")
+  | "marketType" // perp | spot | prediction
+  | "assetClass"; // "stablecoin"
+
+interface Base {
+  /** The sentence the constraint came from, quoted back in reasoning. */
+  rule: string;
+}
+
+export type Constraint =
+  | (Base & { kind: "permit"; activities: Activity[] })
+  | (Base & {
+      kind: "allow" | "deny";
+      dim: ListDim;
+      values: string[];
+      /** Context paths whose keys/values extend the list (e.g. "context.suppliers"). */
+      refs?: string[];
+      /** Activities the list applies to; empty = every action. */
+      activities: Activity[];
+    })
+  | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string })
+  | (Base & {
+      kind: "cap";
+      limit: Quantity;
+      period: Period;
+      scope: CapScope;
+      /** Inclusive ("at most") or strict ("under"); an amount exactly at an inclusive cap is inside it. */
+      strict: boolean;
+      /** For swaps: the cap counts the amount going in (sold). */
+      sideIn?: boolean;
+      /** Cumulative caps name what is counted ("staked", "spent"); used to find the context counter. */
+      subject?: string;
+    })
+  | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
+  | (Base & { kind: "leverage_cap"; max: number })
+  | (Base & { kind: "no_leverage_increase" })
+  | (Base & { kind: "side"; allowed: "long" | "short" })
+  | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" })
+  | (Base & {
+      kind: "order_type";
+      /** Allowed order types/TIFs (lower-case: limit, market, trigger, gtc, ioc, alo, fok, fak, gtd). Empty = any. */
+      allow: string[];
+      deny: string[];
+      appliesTo: "all" | "entries";
+    })
+  | (Base & { kind: "slippage_cap"; bps: number })
+  | (Base & { kind: "approval_exact"; pendingRef?: boolean })
+  | (Base & { kind: "beneficiary"; addresses: string[] });
+
+export type ConstraintKind = Constraint["kind"];
+
+/** One order, normalised for checking. */
+export interface OrderView {
+  asset: string | null;
+  marketType: "perp" | "spot" | "prediction" | null;
+  side: "buy" | "sell" | null;
+  size: number | null;
+  price: number | null;
+  /** Upper bound of the order's USD value, or null when it cannot be bounded from the facts present. */
+  notionalUsd: number | null;
+  /** True when the bound assumes a fill at the mark price (no limit price), so slippage could raise it. */
+  notionalAtMark: boolean;
+  reduceOnly: boolean;
+  orderType: string | null; // limit | market | trigger | twap
+  tif: string | null; // lower-case: gtc, ioc, alo, fok, fak, gtd
+  isMarketLike: boolean;
+  trigger: boolean;
+  /** Prediction markets: the market question and outcome when the context maps the token. */
+  question?: string | null;
+  tokenId?: string | null;
+}
+
+/** Value leaving the account or moving between places. */
+export interface MoveView {
+  asset: string | null;
+  amount: number | null; // whole units
+  usd: number | null;
+  to: string | null;
+}
+
+export interface SwapView {
+  sellAsset: string | null;
+  sellAmount: number | null;
+  sellUsd: number | null;
+  buyAsset: string | null;
+  buyMin: number | null;
+  buyUsdMin: number | null;
+  slippageBps: number | null;
+  recipient: string | null;
+}
+
+export interface ApprovalView {
+  token: string | null;
+  spender: string | null;
+  amount: number | null;
+  unlimited: boolean;
+}
+
+/** The action as the checks see it, built from adapter Facts or from a plain-English action string. */
+export interface ActionView {
+  source: "facts" | "text" | "none";
+  venue: string | null;
+  chain: string | null;
+  chainId: string | null;
+  activities: Activity[];
+  actionType: string | null;
+  summary: string;
+  orders: OrderView[];
+  moves: MoveView[];
+  swap: SwapView | null;
+  approvals: ApprovalView[];
+  leverage: { asset: string | null; value: number } | null;
+  assets: string[];
+  recipients: string[];
+  /** Addresses credited with a position (Aave onBehalfOf) or receiving output. */
+  beneficiaries: string[];
+  hosts: string[];
+  /** Facts the view could not establish (e.g. "the price of SOL"); each makes an ALLOW impossible. */
+  gaps: string[];
+  warnings: string[];
+}
+
+export interface RulesResult {
+  verdict: Verdict;
+  reasoning: string;
+  /** Hard violations: each a sentence quoting the rule and the computed figure. */
+  violations: string[];
+  /** Sentences not understood and facts missing. */
+  unknowns: string[];
+  /** Parsed constraints, JSON-safe, for the transcript. */
+  constraints: unknown[];
+  /** Authority claims found in untrusted text. */
+  injection: string[];
+}
+
+/** Outcome of one check: hard violation, a reason to hold for a human, or a missing fact. */
+export interface Finding {
+  type: "violation" | "escalate" | "unknown";
+  message: string;
+}

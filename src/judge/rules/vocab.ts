@@ -1,0 +1,150 @@
+/**
+ * Word lists the intent parser and the action-text reader share. Kept in one place so a new venue, chain or
+ * token is one edit. Lists hold lower-case words.
+ */
+
+/** Well-known token symbols, recognised even when written in lower case. */
+export const KNOWN_TOKENS = new Set(
+  (
+    "btc eth sol usdc usdt dai weth wbtc hype jup bonk strk arb op matic pol avax bnb doge xrp ada link uni aave " +
+    "pepe wif sui apt tia sei near atom dot ltc trx ton frax usde susde pyusd usds gho lusd eurc cbbtc cbeth steth " +
+    "wsteth reth wsol msol jitosol ray orca pyth jto w ena ondo mkr ldo crv cvx snx comp yfi sushi gmx dydx " +
+    "purr fartcoin trump kbonk kpepe tao render fet inj hbar xlm etc bch fil icp shib floki usdb usd0 rlusd usd1 " +
+    "fdusd tusd busd usdbc eure"
+  ).split(" "),
+);
+
+/** Dollar-pegged tokens valued at $1 when the context gives no price. USDe and other synthetics are excluded on purpose. */
+export const USD_STABLES = new Set(["USDC", "USDT", "DAI", "USDBC", "PYUSD", "FDUSD", "USDS", "TUSD", "BUSD", "LUSD", "GHO", "RLUSD", "USD1"]);
+
+/** Tokens a careful reader may not call a "stablecoin" without a human (synthetic or algorithmic dollars). */
+export const DISPUTED_STABLES = new Set(["USDE", "SUSDE", "FRAX", "USD0", "USDB", "EURC", "EURE", "USDX", "CRVUSD"]);
+
+/** Upper-case words that are not token symbols. */
+export const NOT_TOKENS = new Set(
+  (
+    "api gtc gtd ioc alo fok fak tp sl fomc nba nfl nhl mlb ufc fifa us usa uk eu ai dex cex nft etf ok id v1 v2 v3 v4 " +
+    "l1 l2 evm spl erc kyc pnl ceo cfo cto twap vwap mev dao apy apr tvl utc am pm est et pst pt usd bps ath " +
+    "yes no or and the of to in on at a an i my we our tx url http https json eip chainid gmt cet it is be ok " +
+    "amm lp rpc sdk mcp safe dca mev rfq otc max min per fed sec cpi gdp btc_perp perp perps"
+  ).split(" "),
+);
+
+/** Venue names (and aliases) as owners write them, mapped to a canonical venue id. */
+export const VENUES: Record<string, string> = {
+  hyperliquid: "hyperliquid",
+  hl: "hyperliquid",
+  hypercore: "hyperliquid",
+  polymarket: "polymarket",
+  uniswap: "uniswap",
+  aave: "aave",
+  jupiter: "jupiter",
+  x402: "x402",
+  "1inch": "1inch",
+  cowswap: "cowswap",
+  cow: "cowswap",
+  curve: "curve",
+  compound: "compound",
+  lido: "lido",
+  gmx: "gmx",
+  dydx: "dydx",
+  drift: "drift",
+  across: "across",
+  stargate: "stargate",
+  "li.fi": "lifi",
+  lifi: "lifi",
+  morpho: "morpho",
+  pendle: "pendle",
+  kamino: "kamino",
+  raydium: "raydium",
+  orca: "orca",
+  binance: "binance",
+  coinbase: "coinbase",
+  kraken: "kraken",
+  okx: "okx",
+  bybit: "bybit",
+  paraswap: "paraswap",
+  "0x": "0x",
+  kalshi: "kalshi",
+  vertex: "vertex",
+  ekubo: "ekubo",
+  avnu: "avnu",
+  marginfi: "marginfi",
+  lighter: "lighter",
+};
+
+/** Chain names to canonical ids, and EVM chain ids to the same. */
+export const CHAINS: Record<string, string> = {
+  ethereum: "ethereum",
+  mainnet: "ethereum",
+  "ethereum mainnet": "ethereum",
+  "eth mainnet": "ethereum",
+  base: "base",
+  arbitrum: "arbitrum",
+  "arbitrum one": "arbitrum",
+  optimism: "optimism",
+  polygon: "polygon",
+  bsc: "bsc",
+  "bnb chain": "bsc",
+  avalanche: "avalanche",
+  solana: "solana",
+  starknet: "starknet",
+  hyperliquid: "hyperliquid",
+  hyperevm: "hyperevm",
+  linea: "linea",
+  scroll: "scroll",
+  zksync: "zksync",
+  blast: "blast",
+  gnosis: "gnosis",
+  sepolia: "sepolia",
+  "base sepolia": "base-sepolia",
+};
+
+export const CHAIN_IDS: Record<string, string> = {
+  "1": "ethereum",
+  "8453": "base",
+  "42161": "arbitrum",
+  "10": "optimism",
+  "137": "polygon",
+  "56": "bsc",
+  "43114": "avalanche",
+  "59144": "linea",
+  "534352": "scroll",
+  "324": "zksync",
+  "81457": "blast",
+  "100": "gnosis",
+  "11155111": "sepolia",
+  "84532": "base-sepolia",
+  "999": "hyperevm",
+};
+
+/**
+ * Words that carry no rule on their own. A sentence is understood when every word left after the
+ * recognisers have run is in this list. Negations, "only", "except", numbers and conditions are deliberately
+ * absent: a leftover of that kind means a rule was not understood.
+ */
+export const FILLER = new Set(
+  (
+    "a an the and or to of on in at for with via through from into onto by as is are be been being it its this that " +
+    "these those our my your their his her we you i me us they them he she agent agents bot bots assistant may can " +
+    "could allowed permitted please must should shall will always each every any all single per one either both also " +
+    "then so here there which who what whose where when while some such own using use used trading trader account " +
+    "accounts wallet wallets funds fund money capital positions position order orders trade trades market markets " +
+    "outcome outcomes side sides whole entire total value amount amounts size notional worth equivalent " +
+    "token tokens coin coins asset assets perp perps perpetual perpetuals futures spot contract contracts " +
+    "treasury ops operations research payouts payout payments payment desk strategy policy rules rule mandate " +
+    "our team company main primary hot cold vault bot's agent's do does doing have has had get gets like" +
+    " exchange deposit address addresses pool protocol router swaprouter onchain on-chain chain network networks " +
+    "mainnet v2 v3 v4 defi dex perpetual-futures book trading-account sub subs new existing current available " +
+    "requests request calls call api apis resources resource endpoints endpoint data feeds services service " +
+    "via across between among within inside up down out it's them etc i.e e.g ie eg ok okay fine allowed: " +
+    "transaction transactions tx txs transfer transfers swap swaps bet bets wager wagers fee fees gas note that's"
+  ).split(/\s+/),
+);
+
+/** The leading label of an intent ("Treasury agent.", "Polymarket bets:") ends with one of these nouns. */
+export const ROLE_NOUNS = new Set(
+  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy rules bets trading payouts operator manager keeper service".split(
+    " ",
+  ),
+);

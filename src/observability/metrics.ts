@@ -1,0 +1,23 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/** One registry per service instance (tests build several apps in one process). */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpRequests: new Counter({ name: "arbiter_http_requests_total", help: "HTTP requests by route and status", labelNames: ["method", "route", "status"], registers: [registry] }),
+    httpDuration: new Histogram({
+      name: "arbiter_http_request_duration_seconds",
+      help: "HTTP request latency by route and status",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    verifications: new Counter({ name: "arbiter_verifications_total", help: "Completed verifications by verdict", labelNames: ["verdict", "source"], registers: [registry] }),
+    creditsDebited: new Counter({ name: "arbiter_credits_debited_total", help: "Credits debited", registers: [registry] }),
+    creditsRefunded: new Counter({ name: "arbiter_credits_refunded_total", help: "Credits refunded after failed runs", registers: [registry] }),
+    creditsToppedUp: new Counter({ name: "arbiter_credits_topped_up_total", help: "Credits bought over x402", registers: [registry] }),
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;

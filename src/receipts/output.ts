@@ -1,0 +1,16 @@
+import { keccak256, toBytes, type Hex } from "viem";
+import { canonicalJson } from "../lib/canonical-json";
+import type { Verdict } from "../judge/types";
+
+export interface JudgeDecision {
+  verdict: Verdict | null;
+  reasoning: string | null;
+}
+
+/**
+ * outputHash = keccak256(utf8(canonicalJson({verdict, reasoning}))). Both members are always present
+ * (null stays null), so canonical form is `{"reasoning":...,"verdict":...}`.
+ */
+export function outputHash(output: JudgeDecision): Hex {
+  return keccak256(toBytes(canonicalJson({ verdict: output.verdict ?? null, reasoning: output.reasoning ?? null })));
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { ACTION_FAMILIES } from "../venues/types";
+
+/**
+ * Wire shapes of the verification API (SPEC 2.1, 2.2, 4.1, 4.2). One schema per shape: used for
+ * validation, TypeScript types, the OpenAPI document and the MCP tool input.
+ */
+export const ReferenceInput = z.object({ source: z.string().optional(), excerpt: z.string() });
+
+export const VerifyRequest = z.object({
+  intent: z.string({ error: "intent is required" }).refine((s) => s.trim().length > 0, { message: "intent is required" }).describe("The owner's rules, in plain language."),
+  action: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: "action is required" })
+    .refine((a) => (typeof a === "string" ? a.trim().length > 0 : true), { message: "action is required" })
+    .describe("The proposed action: a plain-English string, or the venue's native payload as an object."),
+  venue: z.string().max(200).optional().describe("Adapter selector (e.g. hyperliquid, evm, solana). Unknown values are ignored."),
+  context: z.record(z.string(), z.unknown()).optional().describe("Facts for the judge (prices, positions, counters). `reference` {source?, excerpt} is shown as untrusted background."),
+  preset: z.string().max(100).optional().describe("Judge prompt: generic (default), trading, payments, escrow. Unknown values fall back to generic."),
+});
+export type VerifyRequest = z.infer<typeof VerifyRequest>;
+
+export const Verdict = z.enum(["ALLOW", "BLOCK", "ESCALATE"]).nullable();
+
+export const ProofPost = z.object({
+  transcriptRoot: z.string(),
+  outputHash: z.string(),
+  signature: z.string(),
+  judge: z.string(),
+  attested: z.boolean(),
+  anchorTx: z.string().nullable(),
+  anchorVerified: z.boolean(),
+  transcriptUri: z.string(),
+  explorerTx: z.string().nullable(),
+});
+
+export const ProofGet = z.object({
+  transcriptRoot: z.string(),
+  outputHash: z.string(),
+  signature: z.string(),
+  judge: z.string(),
+  attested: z.boolean(),
+  anchorTx: z.string().nullable(),
+  anchorStatus: z.enum(["verified", "pending", "skipped"]),
+});
+
+export const VerificationResult = z.object({
+  id: z.string().uuid(),
+  requestHash: z.string(),
+  status: z.literal("COMPLETED"),
+  verdict: Verdict,
+  reasoning: z.string().nullable(),
+  mode: z.enum(["structured", "semantic"]),
+  venue: z.string().nullable(),
+  actionFamily: z.enum(ACTION_FAMILIES).nullable(),
+  actionType: z.string().nullable(),
+  proof: ProofPost,
+  creditsRemaining: z.number().int(),
+});
+export type VerificationResult = z.infer<typeof VerificationResult>;
+
+export const StoredVerification = z.object({
+  id: z.string().uuid(),
+  requestHash: z.string(),
+  status: z.literal("COMPLETED"),
+  verdict: Verdict,
+  reasoning: z.string().nullable(),
+  proof: ProofGet,
+  createdAt: z.string(),
+});
+export type StoredVerification = z.infer<typeof StoredVerification>;

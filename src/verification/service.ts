@@ -1,0 +1,271 @@
+import { sql } from "kysely";
+import type { LocalAccount } from "viem";
+import type { Logger } from "pino";
+import type { Database } from "../db/client";
+import type { Principal } from "../accounts/principal";
+import { applyCreditChange } from "../credits/ledger";
+import { ServiceError } from "../lib/errors";
+import { randomHex32 } from "../lib/hashing";
+import { HASH32_RE, UUID_RE, uuid } from "../lib/ids";
+import type { Clock } from "../lib/clock";
+import type { Metrics } from "../observability/metrics";
+import type { Judge, JudgeInput, TranscriptEntry } from "../judge/types";
+import { resolvePreset } from "../judge/presets";
+import { splitReference } from "../judge/reference";
+import { buildReceipt } from "../receipts/receipt";
+import { detectAction, resolveVenue } from "../venues/registry";
+import type { Facts } from "../venues/types";
+import type { StoredVerification, VerificationResult, VerifyRequest } from "./schemas";
+
+export type VerificationSource = "api" | "mcp" | "dashboard" | "proposal";
+
+export interface VerificationDeps {
+  db: Database;
+  judge: Judge;
+  judgeAccount: LocalAccount;
+  clock: Clock;
+  metrics: Metrics;
+  logger: Logger;
+  publicUrl: string;
+  /** Top-up terms to attach to out_of_credits errors (absent while top-ups are disabled). */
+  topupTerms?: (accountId: string) => Promise<Record<string, unknown> | null>;
+  /** How long a PENDING run may stay before recovery refunds it (judge timeout plus margin). */
+  pendingGraceMs: number;
+}
+
+/** Everything a run needs beyond the request: escrow proposals pass pre-computed facts and a note. */
+export interface RunOptions {
+  source: VerificationSource;
+  facts?: Facts | null;
+  note?: string | null;
+  /** Ledger reason for the debit, e.g. "verification" or "proposal:prop_x". */
+  reason?: string;
+}
+
+export interface RunResult extends VerificationResult {
+  facts: Facts | null;
+  transcript: TranscriptEntry[];
+}
+
+export function createVerificationService(deps: VerificationDeps) {
+  const { db, judge, clock, metrics, logger } = deps;
+
+  const outOfCredits = async (accountId: string) => {
+    const topup = (await deps.topupTerms?.(accountId)) ?? null;
+    return new ServiceError("payment_required", "out_of_credits", "No credits left on this account. Buy credits with USDC over x402 (see topup).", {
+      extra: topup ? { topup } : undefined,
+    });
+  };
+
+  /**
+   * The paid run: debit one credit and record the run as PENDING in one transaction, judge, then
+   * complete it with a signed receipt. A judge failure refunds in one transaction with marking the run
+   * FAILED; a crash between the two is refunded by recoverPending (nothing charged is lost).
+   */
+  async function run(accountId: string, req: VerifyRequest, opts: RunOptions): Promise<RunResult> {
+    const venueId = resolveVenue(req.venue ?? null);
+    const { context, reference } = splitReference(req.context ?? null);
+    const preset = resolvePreset(req.preset);
+    const facts = opts.facts !== undefined ? opts.facts : typeof req.action === "string" ? null : detectAction(req.action, venueId, req.context ?? null);
+    const id = uuid();
+    const requestHash = randomHex32();
+    const mode = facts ? "structured" : "semantic";
+
+    const balanceAfterDebit = await db.transaction().execute(async (tx) => {
+      const bal = await applyCreditChange(tx, { accountId, delta: -1, reason: opts.reason ?? "verification", ref: id });
+      if (bal === null) return null;
+      await tx
+        .insertInto("verifications")
+        .values({
+          id,
+          account_id: accountId,
+          request_hash: requestHash,
+          status: "PENDING",
+          source: opts.source,
+          verdict: null,
+          reasoning: null,
+          mode,
+          venue: facts?.venue ?? null,
+          action_family: facts?.actionFamily ?? null,
+          action_type: facts?.actionType ?? null,
+          preset,
+          provider: null,
+          intent: req.intent,
+          action: JSON.stringify(req.action),
+          context: req.context === undefined ? null : JSON.stringify(req.context),
+          facts: facts ? JSON.stringify(facts) : null,
+          transcript: null,
+          transcript_root: null,
+          output_hash: null,
+          signature: null,
+          judge: null,
+          anchor_tx: null,
+          completed_at: null,
+        })
+        .execute();
+      return bal;
+    });
+    if (balanceAfterDebit === null) throw await outOfCredits(accountId);
+    metrics.creditsDebited.inc();
+
+    const input: JudgeInput = { intent: req.intent, action: req.action, facts, context, reference, note: opts.note ?? null, preset };
+    let output;
+    try {
+      output = await judge.judge(input);
+    } catch (err) {
+      await refund(accountId, id, "refund:judge_failed");
+      logger.warn({ err: errMessage(err), verificationId: id }, "judge run failed; credit refunded");
+      throw new ServiceError("upstream_failed", "verification_failed", `the judge could not complete this run (${errMessage(err)}); your credit was refunded, retry`, { cause: err });
+    }
+
+    const transcript: TranscriptEntry[] = [
+      { kind: "request", data: { requestHash, intent: req.intent, action: req.action, venue: req.venue ?? null, preset } },
+      { kind: "context", data: { context, reference, note: opts.note ?? null } },
+      { kind: "facts", data: facts },
+      ...output.transcript,
+      { kind: "output", data: { verdict: output.verdict, reasoning: output.reasoning, provider: output.provider } },
+    ];
+    const receipt = await buildReceipt({ requestHash, transcript, verdict: output.verdict, reasoning: output.reasoning, account: deps.judgeAccount });
+    const done = await db
+      .updateTable("verifications")
+      .set({
+        status: "COMPLETED",
+        verdict: output.verdict,
+        reasoning: output.reasoning,
+        provider: output.provider,
+        transcript: JSON.stringify(transcript),
+        transcript_root: receipt.transcriptRoot,
+        output_hash: receipt.outputHash,
+        signature: receipt.signature,
+        judge: receipt.judge,
+        completed_at: clock.now(),
+      })
+      .where("id", "=", id)
+      .where("status", "=", "PENDING")
+      .executeTakeFirst();
+    if (done.numUpdatedRows === 0n) {
+      // Recovery refunded this run while the judge was still working: the caller was not charged.
+      throw new ServiceError("upstream_failed", "verification_failed", "the run took too long and was refunded; retry");
+    }
+    metrics.verifications.inc({ verdict: output.verdict ?? "null", source: opts.source });
+    const balance = await db.selectFrom("accounts").select("credits_remaining").where("id", "=", accountId).executeTakeFirstOrThrow();
+    return {
+      id,
+      requestHash,
+      status: "COMPLETED",
+      verdict: output.verdict,
+      reasoning: output.reasoning,
+      mode,
+      venue: facts?.venue ?? null,
+      actionFamily: facts?.actionFamily ?? null,
+      actionType: facts?.actionType ?? null,
+      proof: {
+        ...receipt,
+        anchorVerified: false,
+        transcriptUri: `${deps.publicUrl}/api/v1/intent/${id}/transcript`,
+        explorerTx: null,
+      },
+      creditsRemaining: balance.credits_remaining,
+      facts,
+      transcript,
+    };
+  }
+
+  async function refund(accountId: string, id: string, reason: string): Promise<boolean> {
+    const refunded = await db.transaction().execute(async (tx) => {
+      const marked = await tx.updateTable("verifications").set({ status: "FAILED", completed_at: clock.now() }).where("id", "=", id).where("status", "=", "PENDING").executeTakeFirst();
+      if (marked.numUpdatedRows === 0n) return false;
+      await applyCreditChange(tx, { accountId, delta: 1, reason, ref: id });
+      return true;
+    });
+    if (refunded) metrics.creditsRefunded.inc();
+    return refunded;
+  }
+
+  async function findRow(accountId: string, idOrHash: string) {
+    const byId = UUID_RE.test(idOrHash);
+    if (!byId && !HASH32_RE.test(idOrHash)) return undefined;
+    return db
+      .selectFrom("verifications")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("status", "=", "COMPLETED")
+      .where(byId ? "id" : "request_hash", "=", byId ? idOrHash.toLowerCase() : idOrHash.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  return {
+    run,
+
+    /** POST /api/v1/intent and MCP verify_intent. */
+    async verify(principal: Principal, req: VerifyRequest, source: VerificationSource = "api"): Promise<VerificationResult> {
+      const { facts: _f, transcript: _t, ...result } = await run(principal.accountId, req, { source });
+      return result;
+    },
+
+    /** GET /api/v1/intent/{id}: by id or requestHash, only on the caller's account. */
+    async get(principal: Principal, idOrHash: string): Promise<StoredVerification & { transcriptUri: string; explorerTx: null }> {
+      const row = await findRow(principal.accountId, idOrHash);
+      if (!row) throw new ServiceError("not_found", "not found", "no such verification on this account");
+      return {
+        id: row.id,
+        requestHash: row.request_hash,
+        status: "COMPLETED",
+        verdict: row.verdict as StoredVerification["verdict"],
+        reasoning: row.reasoning,
+        proof: {
+          transcriptRoot: row.transcript_root ?? "",
+          outputHash: row.output_hash ?? "",
+          signature: row.signature ?? "",
+          judge: row.judge ?? "",
+          attested: row.attested,
+          anchorTx: row.anchor_tx,
+          anchorStatus: row.anchor_tx ? "verified" : "skipped",
+        },
+        createdAt: new Date(row.created_at).toISOString(),
+        transcriptUri: `${deps.publicUrl}/api/v1/intent/${row.id}/transcript`,
+        explorerTx: null,
+      };
+    },
+
+    /** The full run record (transcript included) for its own account: receipts are verifiable offline. */
+    async transcript(principal: Principal, idOrHash: string) {
+      const row = await findRow(principal.accountId, idOrHash);
+      if (!row) throw new ServiceError("not_found", "not found", "no such verification on this account");
+      return {
+        id: row.id,
+        requestHash: row.request_hash,
+        verdict: row.verdict,
+        reasoning: row.reasoning,
+        provider: row.provider,
+        receipt: { requestHash: row.request_hash, transcriptRoot: row.transcript_root, outputHash: row.output_hash, signature: row.signature, judge: row.judge },
+        transcript: row.transcript as TranscriptEntry[],
+        facts: row.facts,
+        createdAt: new Date(row.created_at).toISOString(),
+      };
+    },
+
+    async list(principal: Principal, opts: { limit: number; query?: string }) {
+      let q = db.selectFrom("verifications").selectAll().where("account_id", "=", principal.accountId).where("status", "=", "COMPLETED");
+      if (opts.query) {
+        const like = `%${opts.query.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+        q = q.where((eb) => eb.or([eb("intent", "ilike", like), eb("reasoning", "ilike", like), eb("venue", "ilike", like), eb(sql<string>`action::text`, "ilike", like)]));
+      }
+      return q.orderBy("created_at", "desc").limit(opts.limit).execute();
+    },
+
+    /** Refunds runs left PENDING by a crash or a stuck judge. Safe to run from many processes. */
+    async recoverPending(): Promise<number> {
+      const cutoff = new Date(clock.now().getTime() - deps.pendingGraceMs);
+      const stale = await db.selectFrom("verifications").select(["id", "account_id"]).where("status", "=", "PENDING").where("created_at", "<", cutoff).execute();
+      let n = 0;
+      for (const r of stale) if (await refund(r.account_id, r.id, "refund:interrupted")) n++;
+      if (n > 0) logger.warn({ refunded: n }, "refunded interrupted verification runs");
+      return n;
+    },
+  };
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;
+
+const errMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 300);

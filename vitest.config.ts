@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    // Each file may start its own database and chain; two cores cannot run many at once.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
