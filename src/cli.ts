@@ -47,6 +47,10 @@ const int = (o: Opts, k: string): number => {
 
 const commands: Record<string, { usage: string; run: (o: Opts) => Promise<unknown> }> = {
   "account create": { usage: "--name NAME [--credits N]", run: (o) => call("POST", "/admin/v1/accounts", { name: need(o, "name"), ...(o.credits ? { credits: int(o, "credits") } : {}) }) },
+  "account claim-link": {
+    usage: "--account ACCOUNT_ID   (prints a one-time link to set the owner's dashboard password; expires in 24 h)",
+    run: (o) => call("POST", `/admin/v1/accounts/${encodeURIComponent(need(o, "account"))}/claim-link`),
+  },
   "key create": { usage: "--account ACCOUNT_ID", run: (o) => call("POST", `/admin/v1/accounts/${encodeURIComponent(need(o, "account"))}/keys`) },
   "key revoke": { usage: "--key KEY_ID", run: (o) => call("DELETE", `/admin/v1/keys/${encodeURIComponent(need(o, "key"))}`) },
   "credits add": {

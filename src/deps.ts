@@ -19,6 +19,20 @@ import { loadJudgeKey } from "./receipts/judge-key";
 import { createApp } from "./http/app";
 import type { AppEnv } from "./http/types";
 import type { Services } from "./services";
+import { createMcpToolRegistry, type McpToolRegistry } from "./mcp/registry";
+import { CORE_TOOLS } from "./mcp/tools";
+import { mcpMount } from "./mcp/routes";
+import { createDashboardAuth } from "./dashboard/auth/service";
+import { dashboardMount } from "./dashboard";
+import { claimLinkAdminMount } from "./dashboard/admin";
+import { randomBytes } from "node:crypto";
+import { startChain, type ChainRuntime } from "./chains/evm/start";
+import { createEscrow } from "./wallets/escrow";
+import { MasterKey } from "./wallets/custody/envelope";
+import { createLocalKeystoreSigner } from "./wallets/custody/signer";
+import { walletAdminMount, walletRoutes } from "./http/routes/wallets";
+import { WALLET_TOOLS } from "./mcp/tools/wallets";
+import { PROPOSAL_TOOLS } from "./mcp/tools/proposals";
 
 /** Secrets and values never written to logs. */
 export const LOG_REDACT = [
@@ -54,6 +68,12 @@ export interface Runtime {
   metrics: Metrics;
   adminToken: string;
   judgeAccount: LocalAccount;
+  /** MCP tools: capabilities register theirs here (src/mcp/registry.ts). */
+  mcpTools: McpToolRegistry;
+  /** Escrow wallets are configured on this deployment: the wallets capability sets it; gates escrow MCP tools. */
+  escrowConfigured: boolean;
+  /** The Base chain: the sandbox (anvil, faucet, operator accounts) or BASE_RPC_URL; null when neither. */
+  chain: ChainRuntime | null;
   ready: boolean;
   /** Background work (recovery sweeps); stopped by close(). */
   close(): Promise<void>;
@@ -94,7 +114,26 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       pendingGraceMs: config.JUDGE_TIMEOUT_MS + 60_000,
     });
     const heartbeats = createHeartbeatService({ db, clock });
-    const services: Services = { accounts, credits, verification, heartbeats };
+
+    // Escrow wallets: the Base chain (sandbox anvil in DATA_DIR, or BASE_RPC_URL), the local keystore
+    // custodian (keys sealed with MASTER_KEY or DATA_DIR/master-key, mode 0600), wallets and proposals.
+    const chain = await startChain(config, { clock, logger: logger.child({ component: "anvil" }) });
+    if (chain) cleanups.unshift(() => chain.stop());
+    const masterKey = new MasterKey(config.MASTER_KEY ?? loadOrCreateSecretFile(config.DATA_DIR, "master-key", () => randomBytes(32).toString("hex")));
+    const escrow = createEscrow({
+      db,
+      clock,
+      logger,
+      base: chain?.base ?? null,
+      signer: createLocalKeystoreSigner(masterKey),
+      verification,
+      publicUrl: config.PUBLIC_URL,
+      approvalWindowMinutes: config.APPROVAL_WINDOW_MINUTES,
+      judgeTimeoutMs: config.JUDGE_TIMEOUT_MS,
+    });
+    cleanups.unshift(() => escrow.stop());
+    const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals };
+    const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 
     const runtime: Runtime = {
       config,
@@ -104,6 +143,9 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       metrics,
       adminToken,
       judgeAccount,
+      mcpTools: createMcpToolRegistry(CORE_TOOLS),
+      escrowConfigured: escrow.configured,
+      chain,
       ready: false,
       app: undefined as unknown as Hono<AppEnv>,
       async close() {
@@ -118,9 +160,17 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       adminToken,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       isReady: () => runtime.ready,
+      mounts: [
+        mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
+        dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
+        (app, deps) => app.route("/api/v1", walletRoutes(deps)),
+      ],
+      adminMounts: [claimLinkAdminMount(dashboardAuth, config.PUBLIC_URL), walletAdminMount(services)],
     });
 
+    runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS);
     await verification.recoverPending();
+    await escrow.start();
     const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), 60_000);
     sweep.unref();
     cleanups.unshift(() => clearInterval(sweep));

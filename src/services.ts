@@ -2,6 +2,8 @@ import type { AccountsService } from "./accounts/service";
 import type { CreditsService } from "./credits/service";
 import type { HeartbeatService } from "./heartbeats/service";
 import type { VerificationService } from "./verification/service";
+import type { WalletsService } from "./wallets/service";
+import type { ProposalsService } from "./proposals/service";
 
 /** The service verbs the transports (HTTP, MCP, dashboard) may call. Built in deps.ts. */
 export interface Services {
@@ -9,4 +11,7 @@ export interface Services {
   credits: CreditsService;
   verification: VerificationService;
   heartbeats: HeartbeatService;
+  /** Escrow wallets (src/wallets) and their proposals (src/proposals); built in src/wallets/escrow.ts. */
+  wallets: WalletsService;
+  proposals: ProposalsService;
 }

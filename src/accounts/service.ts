@@ -30,6 +30,17 @@ export function createAccountsService({ db, clock }: AccountsDeps) {
       return { accountId, apiKey: key.apiKey, keyId, topupCode, creditsRemaining: credits };
     },
 
+    /**
+     * An account with no API key and no credits, inside the caller's transaction (dashboard sign-up creates
+     * the account and its owner together; keys are then created in the dashboard).
+     */
+    async openAccount(tx: Database, input: { name: string }) {
+      const accountId = prefixedId("acct");
+      const topupCode = `${TOPUP_CODE_PREFIX}${secretToken(96)}`;
+      await tx.insertInto("accounts").values({ id: accountId, name: input.name, credits_remaining: 0, topup_code: topupCode }).execute();
+      return { accountId, topupCode };
+    },
+
     async createKey(accountId: string) {
       const account = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
       if (!account) throw notFound("not_found", "no such account");

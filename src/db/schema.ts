@@ -100,11 +100,109 @@ export interface TopupPaymentsTable {
   credits: number;
   usd: string;
   amount_atomic: string;
-  status: string; // settling | credited
+  status: string; // pending | credited (004_topups.sql)
   tx_hash: string | null;
   payload: Json;
   created_at: Generated<Date>;
   credited_at: Date | null;
+  network: string | null;
+  asset: string | null;
+  pay_to: string | null;
+  lease_token: string | null;
+  lease_until: Date | null;
+  settle_started_at: Date | null;
+  settle_response: Json | null;
+  source: string | null;
+}
+
+/** Dashboard owners (003_dashboard.sql). */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  role: Generated<string>;
+  created_at: Generated<Date>;
+  password_changed_at: Generated<Date>;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  token_hash: string;
+  csrf_token: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface ClaimTokensTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface AuthFailuresTable {
+  id: Generated<string>;
+  bucket: string;
+  created_at: Generated<Date>;
+}
+
+/** Escrow wallets (002_wallets.sql). `key_ref` is the encrypted key envelope: never select it casually. */
+export interface WalletsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  chain: string; // base | ethereum (legacy) | solana | starknet
+  mode: string; // autonomous | safe
+  custody: Generated<string>; // server
+  address: string;
+  mandate: string | null;
+  limits: Json;
+  signer: string;
+  key_ref: string;
+  next_nonce: number | null;
+  archived_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Proposals: one row per propose call or owner withdrawal (002_wallets.sql). */
+export interface ProposalsTable {
+  id: string;
+  account_id: string;
+  wallet_id: string;
+  origin: string; // agent | owner
+  kind: string;
+  status: string;
+  input: Json;
+  note: string | null;
+  summary: string;
+  payload: Json;
+  request_hash: string;
+  simulation: Json | null;
+  verdict: string | null;
+  reasoning: string | null;
+  scan_id: string | null;
+  credits_remaining: number | null;
+  proof: Json | null;
+  reserved_usd: Generated<number>;
+  cap_at: Timestamp;
+  approval_expires_at: Date | null;
+  nonce: number | null;
+  signed_tx: string | null;
+  tx_hash: string | null;
+  signed_at: Date | null;
+  error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 export interface DB {
@@ -115,4 +213,10 @@ export interface DB {
   heartbeats: HeartbeatsTable;
   oauth_tokens: OauthTokensTable;
   topup_payments: TopupPaymentsTable;
+  wallets: WalletsTable;
+  proposals: ProposalsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  claim_tokens: ClaimTokensTable;
+  auth_failures: AuthFailuresTable;
 }

@@ -20,20 +20,40 @@ export async function readJson(c: Context): Promise<unknown> {
   }
 }
 
-/** PostgreSQL text cannot hold U+0000; refuse it up front rather than fail in the database. */
-function hasNul(v: unknown, depth = 0): boolean {
-  if (depth > 200) return false;
-  if (typeof v === "string") return v.includes("\u0000");
-  if (Array.isArray(v)) return v.some((x) => hasNul(x, depth + 1));
-  if (v && typeof v === "object") return Object.entries(v).some(([k, x]) => k.includes("\u0000") || hasNul(x, depth + 1));
-  return false;
+/** Deeper JSON than this is refused: no real action nests this far, and recursion over it must stay bounded. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Why a JSON value cannot be accepted, or null. PostgreSQL cannot store U+0000 in text or jsonb, nor a lone
+ * UTF-16 surrogate in jsonb, so both are refused up front (400) rather than failing in the database (500).
+ * Iterative, so hostile nesting cannot exhaust the stack.
+ */
+export function unacceptableJson(root: unknown): string | null {
+  const storable = (s: string): boolean => !s.includes("\u0000") && s.isWellFormed();
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!storable(v)) return "strings must be valid Unicode without NUL characters (U+0000) or lone surrogates";
+    } else if (v && typeof v === "object") {
+      if (depth >= MAX_JSON_DEPTH) return `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+      if (Array.isArray(v)) for (const x of v) stack.push([x, depth + 1]);
+      else
+        for (const [k, x] of Object.entries(v)) {
+          if (!storable(k)) return "strings must be valid Unicode without NUL characters (U+0000) or lone surrogates";
+          stack.push([x, depth + 1]);
+        }
+    }
+  }
+  return null;
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown, mapIssue?: IssueMapper, notObjectError = "invalid_input"): z.infer<S> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ServiceError("invalid_input", notObjectError, "the request body must be a JSON object");
   }
-  if (hasNul(value)) throw new ServiceError("invalid_input", "invalid_input", "strings must not contain the NUL character (U+0000)");
+  const unacceptable = unacceptableJson(value);
+  if (unacceptable) throw new ServiceError("invalid_input", "invalid_input", unacceptable);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

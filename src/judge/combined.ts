@@ -12,6 +12,8 @@
  *     - model unavailable (JudgeUnavailableError) -> thrown; no fallback to the rules verdict.
  *  3. If the rules engine itself throws (a bug), the model still runs but its ALLOW is capped to ESCALATE,
  *     since hard violations could not be checked.
+ *  0. A simulation report (SPEC 2.8) at `context.simulation` or `facts.details.simulation` with status "reverted"
+ *     or wouldRevert true -> BLOCK before anything else (provider "rules"): a reverting transaction is never allowed.
  * Transcript: [rules, ...model entries (prompt, model_output), combine].
  *
  * The evaluator is injected (createJudge passes evaluateRules from ./rules/engine); without one, the engine is
@@ -53,6 +55,20 @@ function loadDefaultEvaluator(): Promise<RulesEvaluator> {
   return defaultEvaluator;
 }
 
+/** The simulation report's error when it says the transaction reverts, else null. */
+export function simulationRevert(input: JudgeInput): { error: string } | null {
+  const candidates = [input.context?.simulation, input.facts?.details?.simulation];
+  for (const c of candidates) {
+    if (c && typeof c === "object" && !Array.isArray(c)) {
+      const sim = c as Record<string, unknown>;
+      if (sim.status === "reverted" || sim.wouldRevert === true) {
+        return { error: typeof sim.error === "string" && sim.error.trim() !== "" ? sim.error.trim().slice(0, 300) : "no reason given" };
+      }
+    }
+  }
+  return null;
+}
+
 export class ModelJudge implements Judge {
   readonly name: string;
   private readonly evaluate: RulesEvaluator | null;
@@ -66,6 +82,18 @@ export class ModelJudge implements Judge {
   }
 
   async judge(input: JudgeInput): Promise<JudgeOutput> {
+    const revert = simulationRevert(input);
+    if (revert) {
+      return {
+        verdict: "BLOCK",
+        reasoning: `The simulation shows this transaction reverts (${revert.error}); a reverting transaction is never allowed.`,
+        provider: "rules",
+        transcript: [
+          { kind: "simulation_guard", data: { reverted: true, error: revert.error } },
+          { kind: "combine", data: { rules: "BLOCK", model: "not called", final: "BLOCK", policy: "simulation reverted" } },
+        ],
+      };
+    }
     let rules: RulesCheck | null = null;
     let rulesError: string | null = null;
     try {

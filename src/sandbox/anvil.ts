@@ -100,6 +100,16 @@ export function getFreePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
+/** Whether nothing listens on host:port right now. */
+function isPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
 /** Children to kill synchronously if this Node process exits without stopping them. */
 const liveChildren = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -210,6 +220,8 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
 
   /** Spawn one process and wait until it answers. Resolves with whether the old state is gone. */
   const spawnOnce = async (): Promise<{ stateLost: boolean }> => {
+    // Otherwise the readiness probe could be answered by whatever already listens there.
+    if (!(await isPortFree(host, port))) throw new Error(`anvil cannot listen on ${host}:${port}: address already in use`);
     const { stateLost } = opts.stateFile ? prepareStateFile(opts.stateFile, logger) : { stateLost: true };
     stderrTail = "";
     const c = spawn(bin, args(port), { stdio: ["ignore", "ignore", "pipe"] });
@@ -270,6 +282,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
         }
       }
     } catch (err) {
+      if (stopping) return;
       logger.error({ err: String(err) }, "anvil restart failed; retrying");
       // A set-up failure after a good start leaves the process running: kill it so the loop retries cleanly.
       if (child) {

@@ -73,3 +73,20 @@ export function withAccountLock<T>(address: string, fn: () => Promise<T>): Promi
   });
   return next;
 }
+
+/**
+ * Mine an empty block when the latest one is older than `maxAgeSeconds`; returns whether it did.
+ *
+ * Anvil mines only when a transaction arrives, and `eth_call` at "latest" runs with the latest block's
+ * timestamp. So on an idle sandbox, simulations see an old `block.timestamp`: an x402 EIP-3009
+ * authorization (validAfter = now - 600 s) "is not yet valid" after ten idle minutes and the facilitator
+ * reports `invalid_exact_evm_transaction_simulation_failed`. Base mines every 2 s; call this (sandbox
+ * only) before simulating.
+ */
+export async function mineIfStale(rpcUrl: string, maxAgeSeconds = 30): Promise<boolean> {
+  const latest = await rpcCall<{ timestamp: string } | null>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
+  const age = Math.floor(Date.now() / 1000) - Number(latest?.timestamp ?? 0);
+  if (age <= maxAgeSeconds) return false;
+  await rpcCall(rpcUrl, "evm_mine");
+  return true;
+}

@@ -9,11 +9,12 @@ import { startAnvil, type AnvilHandle, type AnvilLogger } from "./anvil";
 import { SANDBOX_ADDRESSES, type SandboxAddresses } from "./addresses";
 import { createFaucet, type Faucet } from "./faucet";
 import { deriveSandboxAccounts, ensureSandboxContracts, loadOrCreateSandboxSeed, type SandboxAccounts } from "./setup";
+import { createLocalFacilitator, type LocalFacilitator, type LocalFacilitatorOptions } from "../x402/facilitator";
 
 export * from "./addresses";
 export { startAnvil, getFreePort, anvilBinaryPath } from "./anvil";
 export type { AnvilHandle, AnvilLogger, AnvilRestartInfo, StartAnvilOptions } from "./anvil";
-export { sandboxChain, sandboxPublicClient, sandboxWalletClient, rpcCall, withAccountLock } from "./chain";
+export { sandboxChain, sandboxPublicClient, sandboxWalletClient, rpcCall, withAccountLock, mineIfStale } from "./chain";
 export { createFaucet } from "./faucet";
 export type { Faucet, FaucetAsset, FundRequest, FundResult } from "./faucet";
 export { deriveSandboxAccounts, ensureSandboxContracts, loadOrCreateSandboxSeed } from "./setup";
@@ -36,6 +37,11 @@ export interface Sandbox {
   accounts: SandboxAccounts;
   addresses: SandboxAddresses;
   faucet: Faucet;
+  /**
+   * An in-process x402 facilitator settling on this chain with the relayer account, mining a block first
+   * when the chain has been idle for more than 30 s (see mineIfStale).
+   */
+  createFacilitator(opts?: Partial<Omit<LocalFacilitatorOptions, "rpcUrl" | "relayer">>): LocalFacilitator;
   stop(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       return addresses;
     },
     faucet,
+    createFacilitator: (o = {}) =>
+      createLocalFacilitator({ mineWhenStaleSeconds: 30, ...o, rpcUrl: anvil.rpcUrl, relayer: accounts.relayer }),
     stop: () => anvil.stop(),
   };
 }

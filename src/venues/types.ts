@@ -55,6 +55,8 @@ export interface TransferFact extends AmountFact {
   kind?: string; // e.g. "usdSend", "spotSend", "erc20.transfer", "native"
   /** Moves value between the owner's own accounts (e.g. Hyperliquid spot <-> perp); not a payment to anyone. */
   internal?: boolean;
+  /** Deposit into a protocol contract (lending pool, vault, staking) that keeps it for the owner; `to` is the contract. */
+  intoProtocol?: boolean;
 }
 
 export interface ApprovalFact {

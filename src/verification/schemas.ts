@@ -10,7 +10,9 @@ export const ReferenceInput = z.object({ source: z.string().optional(), excerpt:
 export const VerifyRequest = z.object({
   intent: z.string({ error: "intent is required" }).refine((s) => s.trim().length > 0, { message: "intent is required" }).describe("The owner's rules, in plain language."),
   action: z
-    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: "action is required" })
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+      error: (iss) => (iss.input === undefined || iss.input === null ? "action is required" : "must be a non-empty string or a JSON object"),
+    })
     .refine((a) => (typeof a === "string" ? a.trim().length > 0 : true), { message: "action is required" })
     .describe("The proposed action: a plain-English string, or the venue's native payload as an object."),
   venue: z.string().max(200).optional().describe("Adapter selector (e.g. hyperliquid, evm, solana). Unknown values are ignored."),

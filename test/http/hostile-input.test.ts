@@ -61,6 +61,9 @@ describe("any JSON in any field never yields a 500", () => {
 
   it("unicode edge cases, NUL characters and deep nesting are refused or judged, never 500", async () => {
     const deep: unknown = Array.from({ length: 500 }).reduce((acc) => ({ a: acc }), {});
+    const veryDeep = "[".repeat(200_000) + "]".repeat(200_000);
+    const raw = await t.request("POST", "/api/v1/intent", { key, raw: `{"intent":"x","action":${veryDeep}}` });
+    expect([400, 413]).toContain(raw.status);
     for (const body of [
       { intent: "x\u0000y", action: "z" },
       { intent: "rules", action: { "\u0000": 1 } },

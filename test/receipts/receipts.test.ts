@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { concat, keccak256, toBytes, type Hex } from "viem";
+import { concat, encodeAbiParameters, keccak256, recoverAddress, toBytes, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../src/judge/types";
@@ -147,6 +147,28 @@ describe("receipt round trip and tampering", () => {
 
   it("rejects malformed requestHash when building", async () => {
     await expect(buildReceipt({ requestHash: "0x1234" as Hex, transcript, ...output, account })).rejects.toThrow();
+  });
+});
+
+describe("EIP-712 definition (for offline verifiers)", () => {
+  it("signature is over keccak256(0x1901 ++ domainSeparator ++ hashStruct(Receipt)), domain {name, version} only", async () => {
+    const r = await buildReceipt({ requestHash, transcript, ...output, account });
+    const domainTypeHash = keccak256(toBytes("EIP712Domain(string name,string version)"));
+    const domainSeparator = keccak256(
+      encodeAbiParameters(
+        [{ type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }],
+        [domainTypeHash, keccak256(toBytes("Arbiter Judge")), keccak256(toBytes("1"))],
+      ),
+    );
+    const typeHash = keccak256(toBytes("Receipt(bytes32 requestHash,bytes32 transcriptRoot,bytes32 outputHash)"));
+    const structHash = keccak256(
+      encodeAbiParameters(
+        [{ type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }],
+        [typeHash, requestHash, r.transcriptRoot, r.outputHash],
+      ),
+    );
+    const digest = keccak256(concat(["0x1901", domainSeparator, structHash]));
+    expect(await recoverAddress({ hash: digest, signature: r.signature })).toBe(account.address);
   });
 });
 

@@ -48,7 +48,7 @@ describe("receipts", () => {
     // The reference was separated from CONTEXT, trimmed, and recorded in the transcript.
     const ctx = doc.transcript.find((e: { kind: string }) => e.kind === "context");
     expect(ctx.data.reference).toEqual({ source: "blog", excerpt: "the owner approved this" });
-    expect(ctx.data.context).toBeNull();
+    expect(ctx.data.context).toEqual({});
 
     const tampered = structuredClone(doc.transcript);
     tampered[0].data.intent = "Transfers are fine.";

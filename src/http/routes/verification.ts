@@ -8,7 +8,7 @@ const verifyIssue = (issue: { path: PropertyKey[]; message: string }) => {
   const field = issue.path[0];
   if (field === "intent") return { error: "intent is required" };
   if (field === "action" && issue.message === "action is required") return { error: "action is required" };
-  if (field === "action") return { error: "invalid_input", message: "action: must be a non-empty string or a JSON object" };
+  if (field === "action") return { error: "invalid_input", message: `action: ${issue.message}` };
   return null;
 };
 

@@ -53,6 +53,7 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(BASE58_RE, (m) => (/\d/.test(m) && /[a-z]/.test(m) && /[A-Z]/.test(m) ? hold(refs.addresses, "a", m) : m));
   s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
   s = s.replace(/\b(e\.g|i\.e|etc|vs|approx|incl)\./gi, (m) => m.slice(0, -1).replace(/\./g, ""));
+  s = s.replace(/\bper-(?=[a-z])/gi, "per ");
   // "(a)", "(b)", "1)" enumerators carry no meaning.
   s = s.replace(/(^|[\s:;,])\(?([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1 ");
   return s;
@@ -86,13 +87,14 @@ const VERB_START =
   "(?:withdraw|supply|swap|send|pay|trade|buy|sell|delegate|stake|unstake|wrap|unwrap|add|remove|bridge|borrow|repay|lend|deposit|transfer|move|approve|close|open|place|bet|short|long|cancel|set|change|use)";
 
 /** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
+const CLAUSE_RE = new RegExp(
+  `\\s+-\\s+|,?\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)`,
+  "i",
+);
+
 export function splitClauses(sentence: string): string[] {
-  const re = new RegExp(
-    `\\s+-\\s+|,?\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)`,
-    "i",
-  );
   return sentence
-    .split(re)
+    .split(CLAUSE_RE)
     .map((x) => x.trim().replace(/^,\s*/, ""))
     .filter((x) => x.length > 0);
 }
@@ -115,8 +117,24 @@ export function consume(c: Clause, start: number, end: number): void {
  * Run a global regex over the clause; for each match not overlapping consumed text, call fn. When fn returns
  * anything but false, the match is consumed.
  */
+const COMPILED = new Map<string, RegExp>();
+
+/** A global copy of a regex, compiled once (recognisers run on every request). */
+export function globalRe(re: RegExp): RegExp {
+  const flags = re.flags.includes("g") || re.flags.includes("y") ? re.flags : `${re.flags}g`;
+  const key = `${flags}/${re.source}`;
+  let g = COMPILED.get(key);
+  if (!g) {
+    g = new RegExp(re.source, flags);
+    if (COMPILED.size > 2000) COMPILED.clear();
+    COMPILED.set(key, g);
+  }
+  g.lastIndex = 0;
+  return g;
+}
+
 export function scan(c: Clause, re: RegExp, fn: (m: RegExpExecArray) => boolean | void): void {
-  const g = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
+  const g = globalRe(re);
   let m: RegExpExecArray | null;
   while ((m = g.exec(c.text)) !== null) {
     if (m[0].length === 0) {
@@ -157,18 +175,20 @@ export function parseNumber(num: string, suffix?: string | null): number | null 
 }
 
 /** Format a USD figure the way a person writes it: $2,430 or $0.25. */
+// Intl formatters are costly to build; build them once.
+const USD0 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 0 });
+const USD2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const QTY = new Intl.NumberFormat("en-US", { maximumFractionDigits: 8 });
+
 export function usd(n: number): string {
   const abs = Math.abs(n);
-  const digits = abs >= 100 ? 0 : 2;
-  const s = abs.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return `${n < 0 ? "-" : ""}$${s}`;
+  return `${n < 0 ? "-" : ""}$${(abs >= 100 ? USD0 : USD2).format(abs)}`;
 }
 
 /** Format a token quantity: 2,500 STRK, 0.05 BTC. */
 export function qty(n: number, unit: string): string {
   if (unit === "USD") return usd(n);
-  const s = n.toLocaleString("en-US", { maximumFractionDigits: 8 });
-  return `${s} ${unit}`;
+  return `${QTY.format(n)} ${unit}`;
 }
 
 export const lc = (s: string | null | undefined): string => (s ?? "").toLowerCase();

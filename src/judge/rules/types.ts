@@ -58,6 +58,7 @@ export type ListDim =
   | "host"
   | "market" // a prediction market question
   | "topic" // a loose market category ("US politics markets")
+  | "contract" // the contract an EVM call goes to (a router named in the rules)
   | "marketType" // perp | spot | prediction
   | "assetClass"; // "stablecoin"
 
@@ -103,7 +104,8 @@ export type Constraint =
       appliesTo: "all" | "entries";
     })
   | (Base & { kind: "slippage_cap"; bps: number })
-  | (Base & { kind: "approval_exact"; pendingRef?: boolean })
+  /** exact: approvals must equal the swap they serve; otherwise only unlimited approvals are ruled out. */
+  | (Base & { kind: "approval_exact"; exact: boolean; pendingRef?: boolean })
   | (Base & { kind: "beneficiary"; addresses: string[] });
 
 export type ConstraintKind = Constraint["kind"];
@@ -174,6 +176,8 @@ export interface ActionView {
   /** Addresses credited with a position (Aave onBehalfOf) or receiving output. */
   beneficiaries: string[];
   hosts: string[];
+  /** EVM contracts the action calls (empty when not an EVM call). */
+  contracts: string[];
   /** Facts the view could not establish (e.g. "the price of SOL"); each makes an ALLOW impossible. */
   gaps: string[];
   warnings: string[];

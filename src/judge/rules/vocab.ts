@@ -127,24 +127,32 @@ export const FILLER = new Set(
   (
     "a an the and or to of on in at for with via through from into onto by as is are be been being it its this that " +
     "these those our my your their his her we you i me us they them he she agent agents bot bots assistant may can " +
-    "could allowed permitted please must should shall will always each every any all single per one either both also " +
-    "then so here there which who what whose where when while some such own using use used trading trader account " +
-    "accounts wallet wallets funds fund money capital positions position order orders trade trades market markets " +
-    "outcome outcomes side sides whole entire total value amount amounts size notional worth equivalent " +
+    "allowed permitted please must should shall will always each every any all single per one either both also " +
+    "here there using use used trading trader funds fund money capital positions position order orders trade trades " +
+    "market markets outcome outcomes side sides whole entire total value amount amounts size notional worth equivalent " +
     "token tokens coin coins asset assets perp perps perpetual perpetuals futures spot contract contracts " +
-    "treasury ops operations research payouts payout payments payment desk strategy policy rules rule mandate " +
-    "our team company main primary hot cold vault bot's agent's do does doing have has had get gets like" +
-    " exchange deposit address addresses pool protocol router swaprouter onchain on-chain chain network networks " +
-    "mainnet v2 v3 v4 defi dex perpetual-futures book trading-account sub subs new existing current available " +
+    "ops operations research payouts payout payments payment desk strategy policy rules rule mandate " +
+    "do does doing have has had get gets mainnet v2 v3 v4 defi dex book new existing current available " +
     "requests request calls call api apis resources resource endpoints endpoint data feeds services service " +
-    "via across between among within inside up down out it's them etc i.e e.g ie eg ok okay fine allowed: " +
-    "transaction transactions tx txs transfer transfers swap swaps bet bets wager wagers fee fees gas note that's"
+    "across between among within up down out it's etc i.e e.g ie eg ok okay fine " +
+    "transaction transactions tx txs transfer transfers swap swaps bet bets wager wagers note " +
+    "grant grants granting give giving issue issuing sign signing create creating make making execute executing " +
+    "perform performing submit submitting change changes changing modify modifying alter update updating edit " +
+    "touch hosted output sent back either listed settings setting place placing open opening behalf anything everything " +
+    "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites"
   ).split(/\s+/),
 );
 
+/**
+ * Words that name where value goes ("our own wallets", "the exchange deposit address"). They are not filler:
+ * a sentence that uses them must also give the list they stand for, or it is not understood.
+ */
+export const RECIPIENT_WORDS =
+  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract)\b/gi;
+
 /** The leading label of an intent ("Treasury agent.", "Polymarket bets:") ends with one of these nouns. */
 export const ROLE_NOUNS = new Set(
-  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy rules bets trading payouts operator manager keeper service".split(
+  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy rules bets trading payouts operator manager keeper service bettor lender borrower payer market-maker allocator rebalancer".split(
     " ",
   ),
 );

@@ -29,7 +29,7 @@ export function dec(v: unknown): Dec | null {
   let n = BigInt((m[2] || "0") + frac);
   let s = frac.length;
   const exp = m[4] ? Number(m[4]) : 0;
-  if (Math.abs(exp) > 60) return null;
+  if (Math.abs(exp) > 400) return null;
   if (exp > 0) {
     if (exp >= s) {
       n *= 10n ** BigInt(exp - s);

@@ -26,9 +26,10 @@ export function normRecipient(r: string): string {
 function sumOrNull(xs: (number | null | undefined)[]): number | null {
   let total = 0;
   for (const x of xs) {
-    if (x === null || x === undefined || !Number.isFinite(x)) return null;
+    if (x === null || x === undefined || Number.isNaN(x)) return null;
     total += x;
   }
+  if (!Number.isFinite(total)) return Number.MAX_VALUE;
   return Math.round(total * 1e9) / 1e9;
 }
 
@@ -47,7 +48,8 @@ export function finish(f: FactsInit): Facts {
   for (const a of f.assets ?? []) if (a) assets.add(canonSymbol(a));
   const recipients = new Set<string>();
   for (const r of f.recipients ?? []) if (r) recipients.add(normRecipient(r));
-  for (const t of f.transfers ?? []) if (t.to && !(t as { internal?: boolean }).internal) recipients.add(normRecipient(t.to));
+  // the protocol contract holding a deposit for the owner is the venue, not a beneficiary
+  for (const t of f.transfers ?? []) if (t.to && !t.internal && !t.intoProtocol) recipients.add(normRecipient(t.to));
   for (const a of f.approvals ?? []) if (a.spender) recipients.add(normRecipient(a.spender));
   if (f.swap?.recipient) recipients.add(normRecipient(f.swap.recipient));
   const out: Facts = {
@@ -70,19 +72,42 @@ export function finish(f: FactsInit): Facts {
   if (f.staking !== undefined) out.staking = f.staking;
   if (f.calls !== undefined) out.calls = f.calls;
   if (f.details) out.details = f.details;
-  return out;
+  return sanitize(out, 0) as Facts;
 }
 
-/** Human number for summaries: up to 8 significant decimals, no exponent for ordinary magnitudes. */
+/**
+ * Receipts hash Facts as canonical JSON, which rejects NaN and Infinity: absurd magnitudes (a 1e300 price
+ * times a 1e80 size) are clamped to the largest finite number, which still exceeds any cap, and NaN
+ * becomes null (unknown).
+ */
+function sanitize(v: unknown, depth: number): unknown {
+  if (typeof v === "number") return Number.isNaN(v) ? null : Number.isFinite(v) ? v : v > 0 ? Number.MAX_VALUE : -Number.MAX_VALUE;
+  if (typeof v === "bigint") return v.toString();
+  if (v === null || typeof v !== "object" || depth > 12) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = sanitize(v[i], depth + 1);
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) o[k] = sanitize(o[k], depth + 1);
+  return o;
+}
+
+// toLocaleString builds a formatter per call (tens of microseconds); these run on every request
+const PLAIN = new Intl.NumberFormat("en-US", { maximumFractionDigits: 8, useGrouping: false });
+const USD_SMALL = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+const USD = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** Human number for summaries: up to 8 decimals, no exponent for ordinary magnitudes. */
 export function fmt(n: number | string | null | undefined): string {
   if (n === null || n === undefined) return "?";
   if (typeof n === "string") return n;
   if (!Number.isFinite(n)) return "?";
-  return n.toLocaleString("en-US", { maximumFractionDigits: 8, useGrouping: false });
+  return PLAIN.format(n);
 }
 
 export function fmtUsd(n: number | null | undefined): string {
-  if (n === null || n === undefined || !Number.isFinite(n)) return "USD unknown";
-  const digits = Math.abs(n) < 10 ? 4 : 2;
-  return `~$${n.toLocaleString("en-US", { maximumFractionDigits: digits })}`;
+  if (n === null || n === undefined || Number.isNaN(n)) return "USD unknown";
+  if (!Number.isFinite(n)) return "more than $1e308";
+  return `~$${(Math.abs(n) < 10 ? USD_SMALL : USD).format(n)}`;
 }

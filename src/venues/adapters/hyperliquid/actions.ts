@@ -7,7 +7,7 @@ import type { ActionFamily, ApprovalFact, TransferFact } from "../../types";
 import { dec, fromBase, toNum, toStr, usdOf } from "../../lib/decimal";
 import { facts, fmt, fmtUsd, type FactsInit } from "../../lib/facts";
 import { priceOf } from "../../lib/prices";
-import { bigInt, bool, evmAddr, isRecord, num, str } from "../../lib/util";
+import { bigInt, bool, evmAddr, num, str } from "../../lib/util";
 import { resolveAsset, tokenName } from "./assets";
 
 type Ctx = Record<string, unknown> | null | undefined;

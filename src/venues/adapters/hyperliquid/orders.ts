@@ -44,8 +44,8 @@ export function orderFact(o: unknown, ctx: Ctx, warnings: string[]): OrderFact |
   let orderType: OrderFact["orderType"] = null;
   let tif: string | null = null;
   let trigger: OrderFact["trigger"] = null;
-  let px: number | null = null;
-  let basis: string | null = null;
+  let px: number | null;
+  let basis: string | null;
   if (isRecord(t.limit)) {
     orderType = "limit";
     const raw = str(t.limit.tif);

@@ -1,0 +1,31 @@
+import type { Context } from "hono";
+import type { Logger } from "pino";
+import type { Principal } from "../accounts/principal";
+import type { Services } from "../services";
+import type { DashboardAuth, Session } from "./auth/service";
+
+/** Variables set on every dashboard request: the session (and its principal) once signed in. */
+export interface DashboardEnv {
+  Variables: {
+    principal: Principal;
+    session: Session;
+  };
+}
+
+export type DashboardContext = Context<DashboardEnv>;
+
+/** What the dashboard routes receive: the same service verbs as the API, plus the owner sign-in service. */
+export interface DashboardDeps {
+  services: Services;
+  auth: DashboardAuth;
+  logger: Logger;
+  publicUrl: string;
+  /** The judge key's address: receipts are checked against it. */
+  judgeAddress: string;
+}
+
+/** The client address for rate limits: the socket's peer (proxies are not trusted by default). */
+export function clientIp(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "unknown";
+}

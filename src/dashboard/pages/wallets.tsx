@@ -1,0 +1,140 @@
+import { Hono } from "hono";
+import { isServiceError } from "../../lib/errors";
+import type { DashboardContext, DashboardDeps, DashboardEnv } from "../context";
+import { limitsFromForm, RulesFormError, type RulesForm } from "../escrow";
+import { CsrfField, Empty, Notice } from "../views/components";
+import { render, seeOther } from "../views/render";
+import { WalletCards } from "./escrow-widgets";
+
+interface CreateForm extends RulesForm {
+  chain: string;
+  mode: string;
+}
+
+const BLANK: CreateForm = { name: "", chain: "base", mode: "safe", mandate: "", maxPerTxUsd: "", dailyCapUsd: "", tokenAllowlist: "", recipientAllowlist: "" };
+
+/** The limit fields, shared by the create and the edit forms. */
+export function LimitFields(p: { f: RulesForm }) {
+  return (
+    <fieldset>
+      <legend>Limits (checked against the simulation before the judge runs; leave blank for none)</legend>
+      <div class="grid2">
+        <div class="stack">
+          <label for="maxPerTxUsd">Per-transaction cap (USD)</label>
+          <input id="maxPerTxUsd" name="maxPerTxUsd" inputmode="decimal" value={p.f.maxPerTxUsd} />
+        </div>
+        <div class="stack">
+          <label for="dailyCapUsd">Daily cap, rolling 24 h (USD)</label>
+          <input id="dailyCapUsd" name="dailyCapUsd" inputmode="decimal" value={p.f.dailyCapUsd} />
+        </div>
+      </div>
+      <label for="tokenAllowlist">Allowed tokens (one per line: ETH, USDC, or a 0x token address)</label>
+      <textarea id="tokenAllowlist" name="tokenAllowlist" rows={2} class="mono">
+        {p.f.tokenAllowlist}
+      </textarea>
+      <label for="recipientAllowlist">Allowed recipients (one 0x address per line)</label>
+      <textarea id="recipientAllowlist" name="recipientAllowlist" rows={2} class="mono">
+        {p.f.recipientAllowlist}
+      </textarea>
+    </fieldset>
+  );
+}
+
+function NewWalletForm(p: { csrf: string; f: CreateForm; error?: string }) {
+  const f = p.f;
+  return (
+    <>
+      {p.error && <Notice kind="error">{p.error}</Notice>}
+      <form method="post" action="/dashboard/wallets/new" class="stack card">
+        <CsrfField token={p.csrf} />
+        <label for="name">Name (unique on this account; agents can use it in place of the id)</label>
+        <input id="name" name="name" required maxlength={64} value={f.name} />
+        <label for="chain">Chain</label>
+        <select id="chain" name="chain">
+          <option value="base" selected>
+            Base
+          </option>
+        </select>
+        <p class="help">Solana and Starknet wallets are not available on this deployment.</p>
+        <fieldset>
+          <legend>Mode (fixed at creation)</legend>
+          <label>
+            <input type="radio" name="mode" value="safe" checked={f.mode !== "autonomous"} /> Safe: every proposal waits for you to confirm it here
+          </label>
+          <label>
+            <input type="radio" name="mode" value="autonomous" checked={f.mode === "autonomous"} /> Autonomous: an ALLOW with a clean simulation executes
+            without you
+          </label>
+        </fieldset>
+        <label for="mandate">Mandate: the rules the judge checks every proposal against</label>
+        <textarea id="mandate" name="mandate" rows={4} maxlength={4000} aria-describedby="mandate-help">
+          {f.mandate}
+        </textarea>
+        <p id="mandate-help" class="help">
+          Plain language, e.g. “Pay only invoices from our vendors, at most 100 USDC each.” Without a mandate the judge has nothing to allow, so
+          proposals wait for you.
+        </p>
+        <LimitFields f={f} />
+        <button type="submit" class="btn">
+          Create wallet
+        </button>
+      </form>
+    </>
+  );
+}
+
+export function walletListRoutes(deps: DashboardDeps) {
+  const { wallets } = deps.services;
+  const app = new Hono<DashboardEnv>();
+
+  app.get("/wallets", async (c) => {
+    const includeArchived = c.req.query("archived") === "1";
+    const list = await wallets.list(c.get("principal"), { includeArchived });
+    return render(
+      c,
+      { title: "Wallets", active: "wallets" },
+      <>
+        <p class="row">
+          <a class="btn" href="/dashboard/wallets/new">
+            Create wallet
+          </a>
+          <a href={includeArchived ? "/dashboard/wallets" : "/dashboard/wallets?archived=1"}>{includeArchived ? "Hide archived wallets" : "Show archived wallets"}</a>
+        </p>
+        {list.length === 0 ? (
+          <Empty title="No wallets yet.">
+            <p>A wallet holds funds that move only through proposals: simulated, checked against its limits, then judged against its mandate.</p>
+          </Empty>
+        ) : (
+          <WalletCards wallets={list} />
+        )}
+      </>,
+    );
+  });
+
+  const newPage = (c: DashboardContext, f: CreateForm, error?: string, status: 200 | 400 | 409 = 200) =>
+    render(c, { title: "New wallet", active: "wallets", status }, <NewWalletForm csrf={c.get("session").csrfToken} f={f} error={error} />);
+
+  app.get("/wallets/new", (c) => newPage(c, BLANK));
+  app.post("/wallets/new", async (c) => {
+    const b = await c.req.parseBody();
+    const s = (k: keyof CreateForm) => (typeof b[k] === "string" ? (b[k] as string) : "");
+    const f: CreateForm = { name: s("name"), chain: s("chain") || "base", mode: s("mode"), mandate: s("mandate"), maxPerTxUsd: s("maxPerTxUsd"), dailyCapUsd: s("dailyCapUsd"), tokenAllowlist: s("tokenAllowlist"), recipientAllowlist: s("recipientAllowlist") };
+    if (!f.name.trim()) return newPage(c, f, "Give the wallet a name.", 400);
+    if (f.chain !== "base") return newPage(c, f, "Only Base wallets can be created on this deployment.", 400);
+    try {
+      const created = await wallets.create(c.get("principal"), {
+        name: f.name.trim(),
+        chain: "base",
+        mode: f.mode === "autonomous" ? "autonomous" : "safe",
+        mandate: f.mandate.trim() || null,
+        limits: limitsFromForm(f),
+      });
+      return seeOther(c, `/dashboard/wallets/${created.id}`, "wallet_created");
+    } catch (err) {
+      if (err instanceof RulesFormError) return newPage(c, f, err.message, 400);
+      if (isServiceError(err) && (err.kind === "invalid_input" || err.kind === "conflict")) return newPage(c, f, err.detail ?? err.error, err.kind === "conflict" ? 409 : 400);
+      throw err;
+    }
+  });
+  return app;
+}

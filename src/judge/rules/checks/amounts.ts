@@ -1,0 +1,184 @@
+/**
+ * Numeric checks: per-action caps (USD or token units), cumulative budgets backed by context counters,
+ * "needs a human above X" thresholds, slippage and leverage. An amount exactly at an inclusive cap is inside
+ * it. A figure that cannot be computed (no price, no counter) is a missing fact.
+ */
+import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
+import { currentLeverage, findCounter, positionSize, priceOf } from "../context";
+import { qty } from "../text";
+import { USD_STABLES } from "../vocab";
+
+type Ctx = Record<string, unknown> | null;
+type Cap = Extract<Constraint, { kind: "cap" }>;
+
+const SCOPE_ACTS: Record<CapScope, Activity[] | null> = {
+  order: ["order", "swap"],
+  swap: ["swap", "wrap", "unwrap"],
+  transfer: ["transfer", "payment", "withdrawal", "bridge", "vault_deposit", "supply", "stake", "delegate"],
+  any: null,
+};
+
+const inScope = (scope: CapScope, view: ActionView): boolean => {
+  const acts = SCOPE_ACTS[scope];
+  return acts === null || view.activities.some((a) => acts.includes(a));
+};
+
+interface Item {
+  what: string;
+  value: number | null;
+  /** The value assumes a fill at the mark; a market order may fill worse. */
+  atMark: boolean;
+}
+
+/** The figures of the action a cap in `unit` measures. */
+function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
+  const items: Item[] = [];
+  const isUsd = unit === "USD";
+  const stableUnit = USD_STABLES.has(unit);
+  for (const o of view.orders) {
+    if (isUsd || (stableUnit && (o.marketType === "prediction" || o.asset !== unit))) {
+      items.push({ what: `the ${o.asset ?? ""} order's notional`.replace("the  ", "the "), value: o.notionalUsd, atMark: o.notionalAtMark });
+    } else if (o.asset === unit) items.push({ what: `the ${unit} order size`, value: o.size === null ? null : Math.abs(o.size), atMark: false });
+  }
+  if (view.swap) {
+    const s = view.swap;
+    if (isUsd) items.push({ what: `the swap's value (${s.sellAmount ?? "?"} ${s.sellAsset ?? "?"})`, value: s.sellUsd, atMark: false });
+    else if (s.sellAsset === unit) items.push({ what: `the ${unit} sold`, value: s.sellAmount, atMark: false });
+    else if (stableUnit && s.sellAsset && USD_STABLES.has(s.sellAsset)) items.push({ what: `the ${s.sellAsset} sold`, value: s.sellAmount, atMark: false });
+  }
+  for (const m of view.moves) {
+    if (isUsd) {
+      const v = m.usd ?? (m.amount !== null ? (priceOf(m.asset, ctx) ?? NaN) * m.amount : null);
+      items.push({ what: `the ${m.amount ?? "?"} ${m.asset ?? "?"} moved`, value: v === null || Number.isNaN(v) ? null : v, atMark: false });
+    } else if (m.asset === unit || (stableUnit && m.asset && USD_STABLES.has(m.asset))) items.push({ what: `the ${m.asset} amount`, value: m.amount, atMark: false });
+  }
+  return items;
+}
+
+const fmtQ = (v: number, q: Quantity): string => qty(v, q.unit);
+
+/** Per-action caps. */
+export function checkCap(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
+  if (c.period !== "action") return checkCumulative(c, view, ctx);
+  if (!inScope(c.scope, view)) return [];
+  const out: Finding[] = [];
+  const limit = fmtQ(c.limit.value, c.limit);
+  for (const it of measure(view, c.limit.unit, ctx)) {
+    if (it.value === null) {
+      out.push({ type: "unknown", message: `${cap1(it.what)} cannot be computed (no price or amount in the facts), so the ${limit} cap ("${c.rule}") cannot be checked.` });
+      continue;
+    }
+    const v = it.value;
+    if (v > c.limit.value + 1e-9) out.push({ type: "violation", message: `${cap1(it.what)} is ${fmtQ(v, c.limit)}, above the ${limit} cap ("${c.rule}").` });
+    else if (c.strict && Math.abs(v - c.limit.value) <= 1e-9)
+      out.push({ type: "unknown", message: `${cap1(it.what)} is exactly ${limit}, and "${c.rule}" asks for less than that.` });
+    else if (it.atMark && v * 1.05 > c.limit.value)
+      out.push({ type: "unknown", message: `${cap1(it.what)} is about ${fmtQ(v, c.limit)} at the current price, close enough to the ${limit} cap that a market fill could exceed it.` });
+  }
+  return out;
+}
+
+const cap1 = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: number } | null | "n/a" {
+  const unit = c.limit.unit.toLowerCase();
+  const unitRe = c.limit.unit === "USD" ? /usd|usdc|dollar|notional|value/i : new RegExp(unit, "i");
+  const subject = c.subject ?? "spent";
+  if (/stak|delegat/.test(subject)) {
+    if (!view.activities.some((a) => a === "stake" || a === "delegate")) return "n/a";
+    return findCounter(ctx, [/stak|delegat/i, unitRe], [/undelegat|unstak|pending|available|withdraw|reward|unbond/i]) ?? findCounter(ctx, [/stak|delegat/i], [/undelegat|unstak|pending|available|withdraw|reward|unbond/i]);
+  }
+  const periodRe = c.period === "day" ? /today|day|daily|24\s?h/i : c.period === "week" ? /week|7d/i : c.period === "month" ? /month|30d/i : null;
+  const spendRe = /spen[dt]|paid|pay|used|volume|sent|outflow|notional|traded|bet|wager/i;
+  const must = periodRe ? [spendRe, periodRe] : [spendRe, /total|cumulative|lifetime|so_?far/i];
+  return findCounter(ctx, [...must, unitRe]) ?? findCounter(ctx, must);
+}
+
+/** Daily/weekly budgets and totals: counter from context + this action, against the limit. */
+function checkCumulative(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
+  if (!inScope(c.scope, view)) return [];
+  const limit = fmtQ(c.limit.value, c.limit);
+  if (c.subject && /position|exposure|holding/.test(c.subject)) return checkPosition(c, view, ctx);
+  const items = measure(view, c.limit.unit, ctx).filter((i) => !(view.orders.length && i.value !== null && view.orders.every((o) => o.reduceOnly)));
+  if (items.length === 0) return [];
+  if (items.some((i) => i.value === null))
+    return [{ type: "unknown", message: `The value of this action cannot be computed, so the ${limit} budget ("${c.rule}") cannot be checked.` }];
+  const counter = counterFor(c, view, ctx);
+  if (counter === "n/a") return [];
+  const period = c.period === "total" ? "total" : `per-${c.period}`;
+  if (!counter) return [{ type: "unknown", message: `The context gives no ${c.period === "total" ? "running total" : `${c.period}'s spend so far`}, so the ${limit} ${period} limit ("${c.rule}") cannot be verified.` }];
+  const add = items.reduce((s, i) => s + (i.value ?? 0), 0);
+  const after = counter.value + add;
+  if (after > c.limit.value + 1e-9)
+    return [{ type: "violation", message: `${fmtQ(counter.value, c.limit)} so far (${counter.path}) plus ${fmtQ(add, c.limit)} now makes ${fmtQ(after, c.limit)}, above the ${limit} ${period} limit ("${c.rule}").` }];
+  if (c.strict && Math.abs(after - c.limit.value) <= 1e-9) return [{ type: "unknown", message: `The ${period} total would be exactly ${limit}, and "${c.rule}" asks for less.` }];
+  return [];
+}
+
+function checkPosition(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
+  const out: Finding[] = [];
+  for (const o of view.orders) {
+    if (o.reduceOnly || !o.asset) continue;
+    const pos = positionSize(o.asset, ctx) ?? 0;
+    const delta = (o.side === "sell" ? -1 : 1) * (o.size ?? NaN);
+    const after = Math.abs(pos + delta);
+    const px = c.limit.unit === "USD" ? (priceOf(o.asset, ctx) ?? o.price) : 1;
+    if (c.limit.unit !== "USD" && c.limit.unit !== o.asset) continue;
+    if (!Number.isFinite(after) || px === null) {
+      out.push({ type: "unknown", message: `The resulting ${o.asset} position cannot be computed, so "${c.rule}" cannot be checked.` });
+      continue;
+    }
+    const v = after * px;
+    if (v > c.limit.value + 1e-9) out.push({ type: "violation", message: `The ${o.asset} position would be ${fmtQ(v, c.limit)}, above the ${fmtQ(c.limit.value, c.limit)} limit ("${c.rule}").` });
+  }
+  return out;
+}
+
+export function checkEscalateAbove(c: Extract<Constraint, { kind: "escalate_above" }>, view: ActionView, ctx: Ctx): Finding[] {
+  if (!inScope(c.scope, view)) return [];
+  const out: Finding[] = [];
+  const limit = fmtQ(c.limit.value, c.limit);
+  for (const it of measure(view, c.limit.unit, ctx)) {
+    if (it.value === null) {
+      out.push({ type: "unknown", message: `${cap1(it.what)} cannot be computed, so "${c.rule}" cannot be applied.` });
+      continue;
+    }
+    const over = c.inclusive ? it.value >= c.limit.value : it.value > c.limit.value + 1e-9;
+    if (over) out.push({ type: "escalate", message: `${cap1(it.what)} is ${fmtQ(it.value, c.limit)}, above ${limit}, and "${c.rule}".` });
+  }
+  return out;
+}
+
+export function checkSlippage(c: Extract<Constraint, { kind: "slippage_cap" }>, view: ActionView): Finding[] {
+  const s = view.swap;
+  if (!s || !view.activities.includes("swap")) return [];
+  let bps = s.slippageBps;
+  if ((bps === null || bps === undefined) && s.sellUsd !== null && s.buyUsdMin !== null && s.sellUsd > 0) bps = ((s.sellUsd - s.buyUsdMin) / s.sellUsd) * 10_000;
+  if (bps === null || bps === undefined)
+    return [{ type: "unknown", message: `The swap's slippage cannot be computed (prices for both tokens are needed), so "${c.rule}" cannot be checked.` }];
+  if (bps > c.bps + 1e-6) return [{ type: "violation", message: `The swap allows ${(bps / 100).toFixed(2)}% slippage (${Math.round(bps)} bps), above the ${c.bps} bps cap ("${c.rule}").` }];
+  return [];
+}
+
+export function checkLeverage(c: Extract<Constraint, { kind: "leverage_cap" | "no_leverage_increase" }>, view: ActionView, ctx: Ctx): Finding[] {
+  if (c.kind === "no_leverage_increase") {
+    if (!view.leverage) return [];
+    const cur = view.leverage.asset ? currentLeverage(view.leverage.asset, ctx) : null;
+    if (cur === null) return [{ type: "unknown", message: `The current ${view.leverage.asset ?? ""} leverage is not in the context, so "${c.rule}" cannot be checked.` }];
+    return view.leverage.value > cur ? [{ type: "violation", message: `Raising ${view.leverage.asset} leverage from ${cur}x to ${view.leverage.value}x breaks "${c.rule}".` }] : [];
+  }
+  const max = Math.round(c.max * 1e6) / 1e6;
+  if (view.leverage) {
+    return view.leverage.value > c.max + 1e-9
+      ? [{ type: "violation", message: `Setting ${view.leverage.asset ?? ""} leverage to ${view.leverage.value}x exceeds the ${max}x maximum ("${c.rule}").`.replace("  ", " ") }]
+      : [];
+  }
+  const out: Finding[] = [];
+  for (const o of view.orders) {
+    if (!o.asset || o.reduceOnly || o.marketType === "prediction" || o.marketType === "spot") continue;
+    const cur = currentLeverage(o.asset, ctx);
+    if (cur !== null && cur > c.max + 1e-9) out.push({ type: "violation", message: `The ${o.asset} position runs at ${cur}x leverage, above the ${max}x maximum ("${c.rule}").` });
+  }
+  return out;
+}
+

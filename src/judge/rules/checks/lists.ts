@@ -1,0 +1,194 @@
+/**
+ * Allowlists and denylists: assets, recipients, spenders, venues, chains, hosts, markets, market types and
+ * asset classes. Each list applies to the activities its sentence named (or to every action). A value the
+ * action does not reveal is a missing fact, never a pass.
+ */
+import type { Activity, ActionView, Constraint, Finding, ListDim } from "../types";
+import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
+import { DISPUTED_STABLES, USD_STABLES } from "../vocab";
+
+type Ctx = Record<string, unknown> | null;
+type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
+
+const MOVING: Activity[] = ["transfer", "payment", "withdrawal", "bridge", "delegate", "swap", "redeem", "vault_withdraw", "internal_transfer"];
+
+function applies(c: { activities: Activity[] }, view: ActionView): Activity[] {
+  if (c.activities.length === 0) return view.activities;
+  return view.activities.filter((a) => c.activities.includes(a) || (a === "cancel" && c.activities.includes("order")));
+}
+
+/** The values of one dimension the action shows, for the activities in play; null entries are unknown. */
+function valuesOf(dim: ListDim, view: ActionView, acts: Activity[]): Array<string | null> | "n/a" {
+  switch (dim) {
+    case "asset": {
+      if (acts.every((a) => a === "cancel")) return "n/a";
+      const nonPrediction = view.orders.filter((o) => o.marketType !== "prediction");
+      if (view.orders.length && nonPrediction.length === 0 && !view.swap && !view.moves.length) return "n/a";
+      const vals: Array<string | null> = [];
+      if (acts.includes("order")) vals.push(...nonPrediction.map((o) => o.asset));
+      if (view.swap && acts.some((a) => a === "swap" || a === "wrap" || a === "unwrap")) vals.push(view.swap.sellAsset, view.swap.buyAsset);
+      if (acts.some((a) => a !== "order" && a !== "swap")) vals.push(...view.moves.map((m) => m.asset));
+      if (acts.includes("approval")) vals.push(...view.approvals.map((a) => a.token));
+      if (acts.includes("leverage") && view.leverage) vals.push(view.leverage.asset);
+      if (vals.length === 0) vals.push(...view.assets);
+      return vals.length ? vals : "n/a";
+    }
+    case "assetClass": {
+      const vals: Array<string | null> = [...view.moves.map((m) => m.asset)];
+      if (view.swap) vals.push(view.swap.sellAsset);
+      return vals.length ? vals : "n/a";
+    }
+    case "venue":
+      return [view.venue];
+    case "chain":
+      return [view.chain];
+    case "host":
+      if (!acts.some((a) => a === "payment" || a === "transfer")) return "n/a";
+      return view.hosts.length ? view.hosts : [null];
+    case "market":
+    case "topic": {
+      const preds = view.orders.filter((o) => o.marketType === "prediction" || o.question);
+      if (!view.orders.length) return "n/a";
+      return preds.length ? preds.map((o) => o.question ?? null) : view.orders.map(() => null);
+    }
+    case "marketType":
+      return view.orders.length ? view.orders.map((o) => o.marketType) : "n/a";
+    case "recipient": {
+      const moving = acts.filter((a) => MOVING.includes(a));
+      if (moving.length === 0) return "n/a";
+      const vals: Array<string | null> = [];
+      if (moving.includes("swap") && view.swap) vals.push(view.swap.recipient);
+      const others = moving.filter((a) => a !== "swap" && a !== "internal_transfer");
+      if (others.length) {
+        const tos = view.moves.filter((m) => m.to !== null).map((m) => m.to);
+        if (tos.length) vals.push(...tos);
+        else if (view.recipients.length) vals.push(...view.recipients);
+        else if (!moving.includes("delegate") || view.moves.length === 0) vals.push(null);
+      }
+      return vals.length ? vals : "n/a";
+    }
+    case "spender":
+      return view.approvals.length ? view.approvals.map((a) => a.spender) : "n/a";
+    case "contract":
+      if (!view.chainId || !/^\d+$/.test(view.chainId)) return "n/a";
+      return view.contracts.length ? view.contracts : [null];
+  }
+}
+
+const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+
+function allowedSet(c: ListC, ctx: Ctx, missing: string[]): Set<string> {
+  const out = new Set<string>();
+  const isAddr = c.dim === "recipient" || c.dim === "spender" || c.dim === "contract";
+  const add = (v: string): void => void out.add(isAddr ? normAddr(v) : c.dim === "asset" ? (canonSym(v) ?? v) : norm(v));
+  for (const v of c.values) add(v);
+  for (const ref of c.refs ?? []) {
+    const val = atPath(ctx, ref);
+    if (val === undefined) missing.push(ref);
+    else if (c.dim === "market") {
+      // A map of token id -> {question, outcome}: both the ids and the questions identify allowed markets.
+      if (typeof val === "object" && val) for (const [k, x] of Object.entries(val)) {
+        add(k);
+        if (x && typeof x === "object" && typeof (x as Record<string, unknown>).question === "string") add((x as Record<string, string>).question);
+        if (typeof x === "string") add(x);
+      }
+    } else if (c.dim === "asset") {
+      for (const [k, x] of Object.entries(typeof val === "object" && val ? val : {})) {
+        add(k);
+        if (x && typeof x === "object" && typeof (x as Record<string, unknown>).symbol === "string") add((x as Record<string, string>).symbol);
+      }
+      if (Array.isArray(val)) for (const x of val) if (typeof x === "string") add(x);
+    } else for (const a of addressesIn(val)) add(a);
+  }
+  // An address book entry of an allowed wallet names its token accounts, which receive on its behalf.
+  if (c.dim === "recipient") for (const v of [...c.values, ...(c.refs ?? []).flatMap((r) => addressesIn(atPath(ctx, r)))]) for (const a of aliasesOf(v, ctx)) add(a);
+  return out;
+}
+
+function matches(dim: ListDim, value: string, set: Set<string>): boolean {
+  if (dim === "recipient" || dim === "spender" || dim === "contract") return set.has(normAddr(value));
+  if (dim === "asset") return set.has(canonSym(value) ?? value);
+  if (dim === "host") {
+    const h = value.toLowerCase();
+    return [...set].some((a) => {
+      const host = a.replace(/ /g, ".");
+      return h === host || h.endsWith(`.${host}`);
+    });
+  }
+  if (dim === "topic") {
+    const q = ` ${norm(value)} `;
+    return [...set].some((t) => t.split(" ").every((w) => q.includes(` ${w} `)));
+  }
+  return set.has(norm(value));
+}
+
+const DIM_LABEL: Record<ListDim, string> = {
+  asset: "asset",
+  recipient: "recipient",
+  spender: "approval spender",
+  venue: "venue",
+  chain: "chain",
+  host: "host",
+  market: "market",
+  topic: "market",
+  marketType: "market type",
+  assetClass: "asset",
+  contract: "contract",
+};
+
+export function checkList(c: ListC, view: ActionView, ctx: Ctx): Finding[] {
+  const acts = applies(c, view);
+  if (acts.length === 0) return [];
+  if (c.dim === "assetClass") return checkStable(c, view);
+  const vals = valuesOf(c.dim, view, acts);
+  if (vals === "n/a") return [];
+  const missing: string[] = [];
+  const set = allowedSet(c, ctx, missing);
+  const out: Finding[] = [];
+  if (missing.length) out.push({ type: "unknown", message: `The rule "${c.rule}" refers to ${missing.join(", ")}, which the context does not provide.` });
+  // Prediction orders: the token id identifies the market as well as its question does.
+  if (c.dim === "market" || c.dim === "topic") {
+    const ids = view.orders.filter((o) => o.tokenId && set.has(norm(o.tokenId)));
+    if (c.kind === "allow" && ids.length === view.orders.length && ids.length > 0) return out;
+  }
+  for (const v of new Set(vals)) {
+    if (v === null || v === "UNKNOWN" || /^#\d+$/.test(v)) {
+      out.push({ type: "unknown", message: `The action does not show its ${DIM_LABEL[c.dim]}, so "${c.rule}" cannot be checked.` });
+      continue;
+    }
+    const hit = matches(c.dim, v, set);
+    if (c.kind === "allow" && !hit) {
+      if (c.dim === "topic") {
+        out.push({ type: "unknown", message: `It is unclear whether the market "${v}" falls under "${c.rule}".` });
+      } else if (c.dim === "asset" && looksLikeAddress(v)) {
+        out.push({ type: "unknown", message: `The token ${v} is not identified, so "${c.rule}" cannot be checked.` });
+      } else if (!missing.length || set.size) {
+        out.push({ type: "violation", message: `The ${DIM_LABEL[c.dim]} ${v} is not one the rules allow ("${c.rule}").` });
+      }
+    }
+    if (c.kind === "deny" && hit) out.push({ type: "violation", message: `The ${DIM_LABEL[c.dim]} ${v} is excluded by "${c.rule}".` });
+  }
+  return out;
+}
+
+function checkStable(c: ListC, view: ActionView): Finding[] {
+  const out: Finding[] = [];
+  const vals: Array<string | null> = [...view.moves.map((m) => m.asset)];
+  if (view.swap) vals.push(view.swap.sellAsset);
+  for (const v of new Set(vals)) {
+    const s = canonSym(v);
+    const allow = c.kind === "allow";
+    if (!s || looksLikeAddress(s)) out.push({ type: "unknown", message: `The token moved is not identified, so "${c.rule}" cannot be checked.` });
+    else if (DISPUTED_STABLES.has(s)) out.push({ type: "unknown", message: `Whether ${v} counts as a stablecoin under "${c.rule}" is unclear.` });
+    else if (USD_STABLES.has(s) !== allow) out.push({ type: "violation", message: `${v} is ${allow ? "not" : ""} a stablecoin, and the rule says "${c.rule}".`.replace("is  a", "is a") });
+  }
+  return out;
+}
+
+export function checkBeneficiary(c: Extract<Constraint, { kind: "beneficiary" }>, view: ActionView): Finding[] {
+  if (!view.activities.some((a) => a === "supply" || a === "vault_deposit" || a === "repay" || a === "borrow")) return [];
+  if (view.beneficiaries.length === 0) return [{ type: "unknown", message: `The action does not show on whose behalf it acts, so "${c.rule}" cannot be checked.` }];
+  const ok = new Set(c.addresses.map(normAddr));
+  const bad = view.beneficiaries.filter((b) => !ok.has(normAddr(b)));
+  return bad.length ? [{ type: "violation", message: `The position would be credited to ${bad[0]}, not ${c.addresses[0]} as "${c.rule}" requires.` }] : [];
+}

@@ -1,0 +1,118 @@
+/**
+ * Order-shape checks (side, reduce-only, order type / time-in-force) and approval shape (exact amounts).
+ */
+import type { ActionView, Constraint, Finding, OrderView } from "../types";
+import { atPath, canonSym, num, positionSize } from "../context";
+
+type Ctx = Record<string, unknown> | null;
+
+const desc = (o: OrderView): string =>
+  `${o.side ?? "?"} ${o.size ?? "?"} ${o.asset ?? "?"}${o.reduceOnly ? " reduce-only" : ""}${o.trigger ? " trigger" : o.tif ? ` ${o.tif.toUpperCase()}` : ""}`;
+
+export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: ActionView, ctx: Ctx): Finding[] {
+  const out: Finding[] = [];
+  const opening = c.allowed === "long" ? "sell" : "buy";
+  for (const o of view.orders) {
+    if (o.marketType === "prediction" || o.marketType === "spot" || o.reduceOnly) continue;
+    if (o.side === null) {
+      out.push({ type: "unknown", message: `The order's side is unknown, so "${c.rule}" cannot be checked.` });
+      continue;
+    }
+    if (o.side !== opening) continue;
+    // A non-reduce-only sell that only trims an existing long is not a short, but nothing stops it overshooting.
+    const pos = o.asset ? positionSize(o.asset, ctx) : null;
+    const closes = pos !== null && o.size !== null && (c.allowed === "long" ? pos >= o.size : -pos >= o.size);
+    if (closes) out.push({ type: "unknown", message: `The ${desc(o)} order is not reduce-only; it may only trim the existing position, but "${c.rule}" leaves that unclear.` });
+    else out.push({ type: "violation", message: `The ${desc(o)} order could open a ${c.allowed === "long" ? "short" : "long"} position, which "${c.rule}" forbids.` });
+  }
+  return out;
+}
+
+export function checkReduceOnly(c: Extract<Constraint, { kind: "reduce_only" }>, view: ActionView): Finding[] {
+  const out: Finding[] = [];
+  for (const o of view.orders) {
+    if (o.reduceOnly || o.marketType === "prediction") continue;
+    if (c.appliesTo !== "all" && o.side !== c.appliesTo) continue;
+    out.push({ type: "violation", message: `The ${desc(o)} order is not reduce-only, but "${c.rule}".` });
+  }
+  return out;
+}
+
+const TYPES = new Set(["limit", "market", "trigger", "twap"]);
+
+/** The order's type for the rule's vocabulary: a trigger that fills at a limit counts as a limit order. */
+function typesOf(o: OrderView): string[] {
+  const t: string[] = [];
+  if (o.orderType) t.push(o.orderType);
+  if (o.trigger) t.push(o.isMarketLike ? "market" : "limit");
+  if (o.orderType === "market" || o.isMarketLike) t.push("market");
+  return [...new Set(t)];
+}
+
+export function checkOrderType(c: Extract<Constraint, { kind: "order_type" }>, view: ActionView): Finding[] {
+  const out: Finding[] = [];
+  const allowTypes = c.allow.filter((x) => TYPES.has(x));
+  const allowTifs = c.allow.filter((x) => !TYPES.has(x));
+  for (const o of view.orders) {
+    const problems: string[] = [];
+    const types = typesOf(o);
+    if (o.orderType === null && !o.tif) {
+      out.push({ type: "unknown", message: `The order type is not known, so "${c.rule}" cannot be checked.` });
+      continue;
+    }
+    if (allowTypes.length && !types.some((t) => allowTypes.includes(t))) problems.push(`it is a ${types.join("/")} order`);
+    if (allowTypes.length && types.includes("market") && !allowTypes.includes("market")) problems.push("it executes at market");
+    if (allowTifs.length && !o.trigger) {
+      if (!o.tif) problems.push("its time-in-force is not stated");
+      else if (!allowTifs.includes(o.tif)) problems.push(`its time-in-force is ${o.tif.toUpperCase()}`);
+    }
+    if (allowTifs.length && !allowTypes.length && o.trigger) problems.push("it is a trigger order");
+    for (const d of c.deny) {
+      if (TYPES.has(d) ? types.includes(d) : o.tif === d) problems.push(`it is ${d === "market" ? "a market" : d.toUpperCase()} order`.replace("is a market order", "executes at market"));
+    }
+    if (problems.length === 0) continue;
+    const msg = `The ${desc(o)} order breaks "${c.rule}": ${[...new Set(problems)].join("; ")}.`;
+    // "Entries must be ..." does not clearly cover reduce-only exits such as a stop-loss.
+    if (c.appliesTo === "entries" && o.reduceOnly)
+      out.push({ type: "unknown", message: `The ${desc(o)} exit would break "${c.rule}" if the rule covers exits as well as entries; that is unclear.` });
+    else out.push({ type: "violation", message: msg });
+  }
+  return out;
+}
+
+function pendingAmount(ctx: Ctx): { token: string | null; amount: number } | null {
+  for (const key of ["pending_swap", "pendingSwap", "pending", "next_swap", "swap"]) {
+    const p = atPath(ctx, key);
+    if (!p || typeof p !== "object") continue;
+    const r = p as Record<string, unknown>;
+    const amount = num(r.amountIn ?? r.amount_in ?? r.amount ?? r.sellAmount);
+    if (amount !== null) return { token: canonSym(String(r.tokenIn ?? r.token_in ?? r.sell ?? r.token ?? "")) || null, amount };
+  }
+  return null;
+}
+
+export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exact" }>, view: ActionView, ctx: Ctx): Finding[] {
+  const out: Finding[] = [];
+  for (const a of view.approvals) {
+    if (a.unlimited) {
+      out.push({ type: "violation", message: `The approval of ${a.token ?? "a token"} to ${a.spender ?? "?"} is unlimited, but "${c.rule}".` });
+      continue;
+    }
+    if (!c.exact) continue;
+    // Exact amount of the swap in the same batch, else of the pending swap named in context.
+    const target =
+      view.swap && view.swap.sellAsset === a.token && view.swap.sellAmount !== null
+        ? { token: view.swap.sellAsset, amount: view.swap.sellAmount }
+        : c.pendingRef || !view.swap
+          ? pendingAmount(ctx)
+          : null;
+    if (!target) {
+      out.push({ type: "unknown", message: `There is no pending swap amount in the context to compare the ${a.token} approval with ("${c.rule}").` });
+      continue;
+    }
+    if (a.amount === null) out.push({ type: "unknown", message: `The approved amount is unknown, so "${c.rule}" cannot be checked.` });
+    else if ((target.token && a.token && target.token !== a.token) || Math.abs(a.amount - target.amount) > 1e-9 * Math.max(1, target.amount))
+      out.push({ type: "violation", message: `The approval is for ${a.amount} ${a.token}, not the exact ${target.amount} ${target.token ?? ""} of the pending swap ("${c.rule}").` });
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+/**
+ * The embedded rules engine: parse the intent, read the action (adapter facts or plain English), look for
+ * authority claims in untrusted text, check every constraint, decide.
+ *
+ * Decision order, failing closed: an authority claim or any hard violation -> BLOCK; a rule that asks for a
+ * human above some figure -> ESCALATE; anything not understood or not known -> ESCALATE; only then ALLOW.
+ * Pure, synchronous and deterministic; never throws.
+ */
+import type { JudgeInput, Verdict } from "../types";
+import type { ActionView, Finding, RulesResult } from "./types";
+import { runChecks } from "./checks/index";
+import { findInjection } from "./injection";
+import { parseIntent } from "./parse/index";
+import { viewFromText } from "./text-action";
+import { emptyView, viewFromFacts } from "./view";
+
+/** Adapter warnings that mean the facts may not describe what will really happen. Price gaps are checked where needed. */
+const SERIOUS_WARNING =
+  /mismatch|differ|does not match|disagree|inconsistent|not the sender|not a known|unrecognised|unrecognized|malformed|missing|only the first|unlimited|full balance|no slippage protection|more than 20% away|not a boolean|not a number|not an integer|different chains|unknown (?:token|mint|decimals|asset|spender|program)|could not|cannot|undecodable|truncated/i;
+const BENIGN_WARNING = /\bprice\b|USD value unknown|notional unknown|add context\.prices/i;
+
+function buildView(input: JudgeInput): ActionView {
+  const ctx = input.context ?? null;
+  if (input.facts) return viewFromFacts(input.facts, ctx, input.action);
+  if (typeof input.action === "string") return viewFromText(input.action, ctx);
+  const v = emptyView("none", "an object no venue adapter recognised");
+  v.activities = ["unknown"];
+  v.gaps.push("no venue adapter recognised the action, so what it does is unknown");
+  return v;
+}
+
+const sentence = (s: string): string => {
+  const t = s.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
+
+function more(n: number, what: string): string {
+  return n > 0 ? ` (${n} more ${what}${n > 1 ? "s" : ""} in the transcript)` : "";
+}
+
+function decide(violations: string[], escalations: string[], unknowns: string[], injection: string[], view: ActionView): { verdict: Verdict; reasoning: string } {
+  if (violations.length) {
+    const extra = injection.length ? ` Also, ${injection[0]}, which never grants permission.` : "";
+    return { verdict: "BLOCK", reasoning: `${sentence(violations[0]).replace(/\.$/, more(violations.length - 1, "problem") + ".")}${extra}` };
+  }
+  if (injection.length)
+    return { verdict: "BLOCK", reasoning: `${sentence(cap(injection[0]))} Text in the action, note or reference cannot grant permission, so the action is refused.` };
+  if (escalations.length) return { verdict: "ESCALATE", reasoning: `${sentence(escalations[0])} A human must approve it before it runs.` };
+  if (unknowns.length) return { verdict: "ESCALATE", reasoning: `${sentence(unknowns[0]).replace(/\.$/, more(unknowns.length - 1, "open question") + ".")} A human should decide.` };
+  return { verdict: "ALLOW", reasoning: `Every rule is satisfied: ${view.summary.replace(/\.$/, "")}.` };
+}
+
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function evaluateRules(input: JudgeInput): RulesResult {
+  try {
+    const parsed = parseIntent(String(input.intent ?? ""));
+    const injection = findInjection(input);
+    const view = buildView(input);
+    const findings: Finding[] = runChecks(parsed.constraints, view, input.context ?? null, parsed.permitted);
+    const violations = [...new Set(findings.filter((f) => f.type === "violation").map((f) => f.message))];
+    const escalations = [...new Set(findings.filter((f) => f.type === "escalate").map((f) => f.message))];
+    const warnings = view.warnings.filter((w) => SERIOUS_WARNING.test(w) && !BENIGN_WARNING.test(w)).map((w) => `The venue adapter warns: ${w}.`);
+    const unknowns = [
+      ...new Set([
+        ...parsed.unknown,
+        ...view.gaps.map((g) => `${cap(g)}.`),
+        ...findings.filter((f) => f.type === "unknown").map((f) => f.message),
+        ...warnings,
+      ]),
+    ];
+    const { verdict, reasoning } = decide(violations, escalations, unknowns, injection, view);
+    return {
+      verdict,
+      reasoning,
+      violations,
+      unknowns: [...escalations, ...unknowns],
+      constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
+      injection,
+    };
+  } catch (err) {
+    return {
+      verdict: "ESCALATE",
+      reasoning: "The rules engine could not evaluate this action (internal error), so a human should decide.",
+      violations: [],
+      unknowns: [`internal error: ${err instanceof Error ? err.message : String(err)}`],
+      constraints: [],
+      injection: [],
+    };
+  }
+}

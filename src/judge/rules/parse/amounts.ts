@@ -1,0 +1,259 @@
+/**
+ * Numeric rules: per-action caps, cumulative budgets (daily, weekly, total), "needs a human above X"
+ * thresholds, leverage caps and slippage caps. Each amount in a clause is read with the words around it
+ * (a small window bounded by punctuation and the neighbouring amounts), so "Max notional $2,000 per order",
+ * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
+ */
+import type { CapScope, Period, Quantity } from "../types";
+import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
+import { add, asSymbol, type ParseState } from "./state";
+
+const NUM = String.raw`(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
+const MULT = String.raw`(?:k|m|mm|bn|thousand|million)`;
+const AMOUNT_RE = new RegExp(
+  String.raw`(?:US)?\$\s?(${NUM})\s?(${MULT})?\b(?:\s?(?:usd|dollars?)\b)?|\b(${NUM})\s?(${MULT})?\s?(usd|dollars?|bucks|[A-Za-z][A-Za-z0-9]{1,9})\b(?!\.\w)`,
+  "gi",
+);
+
+export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,3}?(?:more than|above|over|beyond|exceed(?:ing)?|in excess of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
+const CAP_RE = new RegExp(String.raw`\b(?:${CAP_WORDS})\b`, "gi");
+const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
+const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
+const NEG_CTX =
+  /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
+
+export const ESCALATE_RE =
+  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|cfo's|team's)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b/gi;
+
+const PERIODS: Array<[Period, RegExp]> = [
+  ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
+  ["week", /\b(?:per|a|each|every|any|in a|rolling)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
+  ["month", /\b(?:per|a|each|every|any|in a|rolling)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b/gi],
+];
+const TOTAL_RE = /\b(?:in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate)\b/gi;
+const SUBJECT_RE =
+  /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?)\b/i;
+const SCOPES: Array<[CapScope, RegExp]> = [
+  ["swap", /\bswaps?\b/i],
+  ["order", /\b(?:orders?|order's|trades?|bets?|wagers?|fills?|entr(?:y|ies)|tickets?|purchases?|buys?|sells?)\b/i],
+  ["transfer", /\b(?:payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|bills?)\b/i],
+  ["any", /\b(?:transactions?|txs?|actions?|operations?|times?)\b/i],
+];
+const BOUNDARY = /[,;:()]|\band\b(?=\s+(?:max|at most|up to|no more|never|do not|don't|only|you|a |an |the |each|every|any|per|total))/gi;
+
+interface Amount {
+  start: number;
+  end: number;
+  q: Quantity | null; // null for a bare number whose unit is still to be inferred
+  raw: string;
+}
+
+function readAmounts(c: Clause): Amount[] {
+  const out: Amount[] = [];
+  const re = globalRe(AMOUNT_RE);
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(c.text)) !== null) {
+    if (c.used[m.index]) continue;
+    if (m[1] !== undefined) {
+      const v = parseNumber(m[1], m[2]);
+      if (v !== null) out.push({ start: m.index, end: m.index + m[0].length, q: { value: v, unit: "USD" }, raw: m[0] });
+      continue;
+    }
+    const unitWord = m[5];
+    const v = parseNumber(m[3], m[4]);
+    if (v === null) continue;
+    const unit = /^(usd|dollars?|bucks)$/i.test(unitWord) ? "USD" : asSymbol(unitWord);
+    if (!unit) {
+      // "2 orders": the number is not money; retry right after the number.
+      re.lastIndex = m.index + m[3].length;
+      continue;
+    }
+    out.push({ start: m.index, end: m.index + m[0].length, q: { value: v, unit }, raw: m[0] });
+  }
+  return out;
+}
+
+/** Text from the previous boundary (punctuation or amount) to `at`, and from `at` to the next one. */
+function windowAround(c: Clause, amounts: Amount[], i: number): { preStart: number; postEnd: number } {
+  const a = amounts[i];
+  let preStart = i > 0 ? amounts[i - 1].end : 0;
+  let postEnd = i + 1 < amounts.length ? amounts[i + 1].start : c.text.length;
+  const re = globalRe(BOUNDARY);
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(c.text)) !== null) {
+    if (m.index < a.start && m.index + m[0].length > preStart) preStart = m.index + m[0].length;
+    if (m.index >= a.end && m.index < postEnd) postEnd = m.index;
+  }
+  return { preStart: Math.max(preStart, a.start - 70), postEnd: Math.min(postEnd, a.end + 70) };
+}
+
+function findIn(c: Clause, re: RegExp, from: number, to: number): RegExpExecArray | null {
+  const g = globalRe(re);
+  g.lastIndex = from;
+  let m: RegExpExecArray | null;
+  let last: RegExpExecArray | null = null;
+  while ((m = g.exec(c.text)) !== null && m.index < to) {
+    if (m.index + m[0].length <= to) last = m;
+    if (m[0].length === 0) g.lastIndex++;
+  }
+  return last;
+}
+
+function firstIn(c: Clause, re: RegExp, from: number, to: number): RegExpExecArray | null {
+  const g = globalRe(re);
+  g.lastIndex = from;
+  const m = g.exec(c.text);
+  return m && m.index + m[0].length <= to ? m : null;
+}
+
+const take = (c: Clause, m: RegExpExecArray | null): void => {
+  if (m) consume(c, m.index, m.index + m[0].length);
+};
+
+/** Leverage caps ("Leverage at most 5x", "max 3x leverage"), bans on changing it, and "no leverage". */
+export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
+  if (!/leverage|\d\s*x\b/i.test(c.text)) return;
+  scan(c, /\b(?:never|do not|don't|must not|no|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:change|changes|changing|modify|modifying|adjust|adjusting|update|updating|alter|altering|touch|touching|set|setting|edit|editing)\s+(?:the\s+|any\s+|account\s+)?leverage(?:\s+settings?)?(?:\s+(?:on|for)\s+any\s+(?:market|asset|position))?\b|\bno\s+leverage\s+(?:changes?|adjustments?|updates?|modifications?)\b|\bleave\s+(?:the\s+)?leverage\s+(?:settings?\s+)?(?:as it is|as is|unchanged|alone)\b|\bleverage\s+(?:settings?\s+)?(?:must|should)\s+(?:not\s+change|stay\s+(?:unchanged|the same|as is))\b/gi, () => {
+    add(st, { kind: "forbid", activities: ["leverage"], label: "changing leverage", rule });
+  });
+  scan(c, /\b(?:never|do not|don't|must not|not|cannot|should not)\s+(?:increase|raise|bump|add)\s+(?:the\s+)?leverage\b|\bno\s+leverage\s+increases?\b/gi, () => {
+    add(st, { kind: "no_leverage_increase", rule });
+  });
+  scan(c, /\b(?:no|without|zero)\s+leverage(?:d)?(?:\s+trading)?\b|\bunleveraged\b|\b1x\s+only\b|\bonly\s+1x\b/gi, () => {
+    add(st, { kind: "leverage_cap", max: 1, rule });
+  });
+  const capLev = new RegExp(
+    String.raw`\b(?:(?:max(?:imum)?\s+)?leverage\s*[:=]?\s+(?:(?:must|should|may|can|shall)\s+(?:be\s+|stay\s+|remain\s+)?)?(?:is\s+|of\s+|capped\s+|limited\s+|limit\s+|cap\s+)?(?:(?:${CAP_WORDS})\s+)?(?:of\s+|at\s+|to\s+)?(\d+(?:\.\d+)?)\s*x?|(?:${CAP_WORDS})\s+(\d+(?:\.\d+)?)\s*x(?:\s+(?:max(?:imum)?\s+)?leverage)?|(\d+(?:\.\d+)?)\s*x\s+(?:max(?:imum)?\s+leverage|leverage\s+(?:max(?:imum)?|cap|limit)|max(?:imum)?|or less|at most|cap|leverage)|(?:max(?:imum)?|cap|limit)\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*x)\b`,
+    "gi",
+  );
+  scan(c, capLev, (m) => {
+    const n = Number(m[1] ?? m[2] ?? m[3] ?? m[4]);
+    if (!Number.isFinite(n)) return false;
+    const strict = STRICT.test(m[0]);
+    add(st, { kind: "leverage_cap", max: strict ? n - 1e-9 : n, rule });
+  });
+}
+
+/** Slippage caps: "Slippage at most 1% (100 bps)", "max slippage 50 bps", "amountOutMinimum no more than 0.5% below...". */
+export function parseSlippage(c: Clause, st: ParseState, rule: string): void {
+  const minOut =
+    /\b(?:amount\s?out\s?min(?:imum)?|min(?:imum)?\s+(?:amount\s+)?(?:out(?:put)?|received|return)|min(?:imum)?\s+out|output\s+minimum|minimum\s+output)\b/i;
+  if (!/slippage|price impact/i.test(c.text) && !minOut.test(c.text)) return;
+  const figures: number[] = [];
+  scan(c, /(\d+(?:\.\d+)?)\s*(%|percent|bps|basis points?|bp)(?=\W|$)/gi, (m) => {
+    const n = Number(m[1]);
+    figures.push(/^b/i.test(m[2]) ? n : n * 100);
+  });
+  if (figures.length === 0) return;
+  scan(c, /\b(?:below|under|beneath|from|versus|vs|relative to)\s+(?:the\s+)?(?:expected|fair|quoted|market|oracle|current|mark|spot|context|reference)?\s*(?:value|price|prices|amount|output|quote|rate)?(?:\s+(?:at|from|using|per|based on|implied by)\s+(?:the\s+)?(?:context|market|oracle|current|mark|spot|reference)\s+(?:prices?|values?|rates?|quotes?))?/gi, () => undefined);
+  scan(c, /\b(?:max(?:imum)?|at most|no more than|not more than|up to|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of)?|under|below|within|less than|not (?:to )?exceed|must not exceed|or less|tolerance(?: of)?|set to|of)\b/gi, () => undefined);
+  scan(c, /\b(?:slippage|price impact)(?:\s+tolerance)?\b/gi, () => undefined);
+  scan(c, minOut, () => undefined);
+  add(st, { kind: "slippage_cap", bps: Math.min(...figures), rule });
+}
+
+function periodOf(c: Clause, from: number, to: number): { period: Period; m: RegExpExecArray | null } {
+  for (const [p, re] of PERIODS) {
+    const m = findIn(c, re, from, to);
+    if (m) return { period: p, m };
+  }
+  const t = findIn(c, TOTAL_RE, from, to);
+  if (t) return { period: "total", m: t };
+  return { period: "action", m: null };
+}
+
+/** Caps, budgets and escalation thresholds around every amount in the clause. */
+export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
+  const before = st.constraints.length;
+  const amounts = readAmounts(c);
+  // Bare numbers right after a cap word ("at or below 200") take the unit of the clause's only token symbol.
+  const bare = new RegExp(String.raw`\b(?:${CAP_WORDS})\s+(${NUM})\b(?!\s*(?:%|x\b|bps|basis|h\b|hours?|days?|minutes?|percent|[A-Za-z$]))`, "gi");
+  let bm: RegExpExecArray | null;
+  while ((bm = bare.exec(c.text)) !== null) {
+    const start = bm.index + bm[0].length - bm[1].length;
+    if (c.used[start] || amounts.some((a) => a.start <= start && start < a.end)) continue;
+    const syms = [...new Set((c.text.match(/\b[A-Za-z][A-Za-z0-9]{1,9}\b/g) ?? []).map((w) => asSymbol(w)).filter((s): s is string => !!s))];
+    const v = parseNumber(bm[1]);
+    if (v === null || syms.length !== 1) continue;
+    amounts.push({ start, end: start + bm[1].length, q: { value: v, unit: syms[0] }, raw: bm[1] });
+  }
+  amounts.sort((a, b) => a.start - b.start);
+  const escalate = firstIn(c, ESCALATE_RE, 0, c.text.length);
+  const groupWords: Array<{ cap: RegExpExecArray | null; period: Period; scope: CapScope }> = [];
+  for (let i = 0; i < amounts.length; i++) {
+    const a = amounts[i];
+    const q = a.q;
+    if (!q) continue;
+    const { preStart, postEnd } = windowAround(c, amounts, i);
+    const cap = findIn(c, CAP_RE, preStart, a.start);
+    let postCap: RegExpExecArray | null = null;
+    if (!cap) postCap = firstIn(c, /\s*(?:[A-Za-z']+\s+){0,3}?(?:max(?:imum)?|cap|limit|or less|or below|or under|at most|tops|ceiling|budget|allowance|quota)\b/y, a.end, postEnd);
+    const budget = findIn(c, /\b(?:budget|allowance|spending limit|spend limit|quota|limit)\b/gi, preStart, postEnd);
+    // "max 2 WETH or 7,000 USDC": the second amount of an "or" pair shares the first one's cap word.
+    const pairedWithPrev = i > 0 && /^\s*(?:or|and|\/)\s*$/.test(c.text.slice(amounts[i - 1].end, a.start));
+    let inherited = pairedWithPrev && groupWords[i - 1]?.cap ? groupWords[i - 1] : null;
+    // "Max $0.50 per request and $20.00 total per day": a later amount with its own period or scope word
+    // continues the list the clause's cap word started.
+    if (!cap && !postCap && !inherited && groupWords.some((g) => g.cap)) {
+      const own = c.text.slice(a.end, postEnd);
+      if (PERIODS.some(([, re]) => new RegExp(re.source, "i").test(own)) || new RegExp(TOTAL_RE.source, "i").test(own) || SCOPES.some(([, re]) => re.test(own)))
+        inherited = [...groupWords].reverse().find((g) => g.cap) ?? null;
+    }
+    if (!cap && !postCap && !budget && !inherited && !(escalate && THRESHOLD.test(c.text.slice(preStart, a.start)))) {
+      groupWords.push({ cap: null, period: "action", scope: "any" });
+      continue; // an amount with no cap word is not a rule we understand; it stays as leftover
+    }
+    const capWord = cap?.[0] ?? postCap?.[0] ?? "";
+    const found = periodOf(c, preStart, postEnd);
+    const pm = found.m;
+    let period = found.period;
+    const scopeText = c.text.slice(preStart, postEnd);
+    let scope: CapScope = "any";
+    for (const [s, re] of SCOPES) {
+      if (re.test(scopeText)) {
+        scope = s;
+        break;
+      }
+    }
+    if (inherited && scope === "any") scope = inherited.scope;
+    const sideInEarly = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
+    // "Max 2 WETH or 7,000 USDC in per swap": the pair shares the period/scope written after the second amount.
+    if (pairedWithPrev) {
+      const prev = st.constraints[st.constraints.length - 1];
+      if (prev && prev.kind === "cap") {
+        if (prev.period === "action" && period !== "action") prev.period = period;
+        if (prev.scope === "any") prev.scope = scope;
+        if (sideInEarly) prev.sideIn = true;
+      }
+    }
+    const subjectM = SUBJECT_RE.exec(scopeText);
+    let subject = subjectM ? subjectM[1].toLowerCase() : undefined;
+    if (subject && /position/.test(subject) && period === "action") period = "total";
+    if (period === "day" || period === "week" || period === "month") subject = subject ?? "spent";
+    const sideIn = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
+    const strict = STRICT.test(capWord) && !/\bat or\b/i.test(capWord);
+    const isThreshold = THRESHOLD.test(capWord) || (!capWord && THRESHOLD.test(c.text.slice(preStart, a.start)));
+    consume(c, a.start, a.end);
+    take(c, cap ?? postCap);
+    take(c, budget);
+    take(c, pm);
+    if (escalate && (isThreshold || !capWord)) {
+      const thr = findIn(c, THRESHOLD, preStart, postEnd);
+      take(c, thr);
+      add(st, { kind: "escalate_above", limit: q, scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), rule });
+      take(c, escalate);
+    } else if (isThreshold && !NEG_CTX.test(c.text.slice(Math.max(0, preStart - 40), postEnd + 40)) && !inherited) {
+      // "orders above $500" without "no"/"never"/"forbidden": unclear what happens above it; leave it unexplained.
+      groupWords.push({ cap: null, period, scope });
+      continue;
+    } else {
+      add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, rule });
+    }
+    if (sideIn) scan(c, /\bin\b/gi, (m) => m.index >= a.end && m.index < postEnd);
+    if (subjectM) scan(c, new RegExp(`\\b${subjectM[1]}\\b`, "gi"), (m) => m.index >= preStart && m.index < postEnd);
+    groupWords.push({ cap: cap ?? postCap ?? inherited?.cap ?? null, period, scope });
+  }
+  // The negation inside "no more than" / "must not exceed" belongs to the cap; consume stray helper words.
+  if (st.constraints.length > before)
+    scan(c, /\b(?:keep|kept|stay|stays|remain|remains|equal to|equivalent|in value|in total|spend|spending|cost|costing)\b/gi, () => undefined);
+}

@@ -1,0 +1,114 @@
+/**
+ * Intent parser: owner's plain-English rules -> constraints. Each sentence is split into clauses; recognisers
+ * consume the words they understand; whatever is left must be filler, or the sentence is reported as not
+ * understood (and the engine will not ALLOW). Recognisers run from the most specific (approval shape,
+ * leverage, slippage, side, order type, amounts) to the most general (prohibitions, permissions).
+ */
+import type { Activity, Constraint } from "../types";
+import { makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
+import { RECIPIENT_WORDS, ROLE_NOUNS } from "../vocab";
+import { parseAmounts, parseLeverage, parseSlippage } from "./amounts";
+import { parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
+import { newState, uniq, type ParseState } from "./state";
+import { parseApprovalShape, parseOrderType, parseReduceOnly, parseSide } from "./trading";
+
+export interface ParsedIntent {
+  constraints: Constraint[];
+  /** One sentence per entry: what was not understood. */
+  unknown: string[];
+  /** Activities the intent permits (explicitly, or via its label when no sentence does). */
+  permitted: Activity[];
+  /** True when some sentence explicitly permits activities ("you may", "trade only ..."). */
+  explicitScope: boolean;
+  self: string[];
+}
+
+const LABEL_DANGER =
+  /\b(?:never|not|no|only|except|unless|max|maximum|min|minimum|limit|limits|if|when|while|until|after|before|above|below|under|over|must|may|can|should|don't|do|allowed|permitted|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves)\b|\$|%|(?<![A-Za-z§]|§[a-z])\d/i;
+
+function labelPrefixEnd(text: string): number {
+  const colon = text.indexOf(":");
+  if (colon > 0 && colon < 120) {
+    const prefix = text.slice(0, colon);
+    if (!LABEL_DANGER.test(prefix.replace(/§[a-z]\d+/g, " ")) && prefix.trim().split(/\s+/).length <= 12) return colon + 1;
+  }
+  {
+    const words = text.replace(/§[a-z]\d+/g, " ").trim().split(/\s+/);
+    if (words.length <= 8 && words.some((w) => ROLE_NOUNS.has(w.toLowerCase())) && !LABEL_DANGER.test(text.replace(/§[a-z]\d+/g, " ")))
+      return text.length;
+  }
+  return -1;
+}
+
+function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[]): Activity[] {
+  if (first) {
+    const end = labelPrefixEnd(c.text);
+    if (end > 0) parseLabel(c, st, end, rule);
+  }
+  const before = st.constraints.length;
+  parseApprovalShape(c, st, rule);
+  parseLeverage(c, st, rule);
+  parseSlippage(c, st, rule);
+  parseSide(c, st, rule);
+  parseReduceOnly(c, st, rule);
+  parseOrderType(c, st, rule, sentence);
+  parseAmounts(c, st, rule);
+  const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
+  parseExcept(c, st, rule);
+  let negative = false;
+  scan(c, NEG_RE, () => {
+    negative = true;
+    return false;
+  });
+  if (negative) {
+    parseNegative(c, st, rule);
+    return [];
+  }
+  return parsePositive(c, st, rule, { inherit, capClause });
+}
+
+// Agents send the same rules with every request: parsing is pure, so remember recent intents.
+const CACHE = new Map<string, ParsedIntent>();
+const CACHE_MAX = 256;
+
+/** Parse an intent (memoised). The result is shared: callers must not mutate it. */
+export function parseIntent(intent: string): ParsedIntent {
+  const hit = CACHE.get(intent);
+  if (hit) return hit;
+  const parsed = parseUncached(intent);
+  if (CACHE.size >= CACHE_MAX) CACHE.delete(CACHE.keys().next().value as string);
+  CACHE.set(intent, parsed);
+  return parsed;
+}
+
+function parseUncached(intent: string): ParsedIntent {
+  const st = newState(intent);
+  const refs = newRefs();
+  const sentences = splitSentences(protect(intent, refs));
+  for (const s of sentences) {
+    const rule = restore(s, refs);
+    const clauses = splitClauses(s).map((t) => makeClause(t, rule, refs));
+    const before = st.constraints.length;
+    let inherit: Activity[] = [];
+    clauses.forEach((c, i) => {
+      // Quote the clause, not the whole sentence, and leave a leading label ("Research agent:") out of it.
+      const labelEnd = i === 0 ? labelPrefixEnd(c.text) : -1;
+      const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
+      const acts = parseClause(c, st, quote || rule, s, i === 0, inherit);
+      if (acts.length) inherit = acts;
+    });
+    // "pay contributors ..., only to addresses in context.contributors": the noun is explained by the list.
+    if (st.constraints.slice(before).some((k) => k.kind === "beneficiary" || ((k.kind === "allow" || k.kind === "deny") && ["recipient", "spender", "contract"].includes(k.dim))))
+      for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
+    const left = uniq(clauses.flatMap((c) => unexplained(c).map((w) => restore(w, refs))));
+    if (left.length) st.unknown.push(`Not understood: "${rule}" (unrecognised: ${left.slice(0, 6).join(", ")}).`);
+  }
+  const permits = st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : []));
+  return {
+    constraints: st.constraints,
+    unknown: st.unknown,
+    permitted: uniq(permits.length ? permits : st.labelPermits),
+    explicitScope: permits.length > 0,
+    self: st.self,
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Recognises the things a rule talks about: token symbols, venues, chains, addresses (with the role the
+ * surrounding words give them), hosts, quoted market names, context references and asset classes. The caller
+ * (permits or prohibitions) decides whether they form an allowlist or a denylist.
+ */
+import { consume, scan, type Clause } from "../text";
+import { CHAIN_IDS, CHAINS, VENUES } from "../vocab";
+import { asSymbol, type ParseState } from "./state";
+
+export interface Items {
+  assets: string[];
+  venues: string[];
+  chains: string[];
+  hosts: string[];
+  markets: string[];
+  recipients: string[];
+  beneficiaries: string[];
+  contracts: string[];
+  spenders: string[];
+  /** context paths ("context.suppliers") naming recipients. */
+  recipientRefs: string[];
+  /** context paths naming assets or markets. */
+  otherRefs: string[];
+  marketTypes: Array<"perp" | "spot" | "prediction">;
+  classes: string[];
+  /** "to anyone", "any address": the rule covers every recipient. */
+  anyone: boolean;
+}
+
+export function emptyItems(): Items {
+  return {
+    assets: [],
+    venues: [],
+    chains: [],
+    hosts: [],
+    markets: [],
+    recipients: [],
+    beneficiaries: [],
+    contracts: [],
+    spenders: [],
+    recipientRefs: [],
+    otherRefs: [],
+    marketTypes: [],
+    classes: [],
+    anyone: false,
+  };
+}
+
+const push = <T>(xs: T[], x: T): void => {
+  if (!xs.includes(x)) xs.push(x);
+};
+
+// A venue name with the product word that often follows it ("Aave V3 Pool", "Uniswap V3 SwapRouter").
+const VENUE_RE = new RegExp(
+  `\\b(${Object.keys(VENUES)
+    .filter((k) => k !== "hl" && k !== "0x")
+    .map((k) => k.replace(/\./g, "\\."))
+    .join("|")})\\b(?:\\s+v\\d)?(?:\\s+(?:pool|lending pool|router|swaprouter|protocol|vaults?|contracts?|markets?|exchange|app|dex|clob|api))?\\b`,
+  "gi",
+);
+const CHAIN_WORDS = Object.keys(CHAINS)
+  .filter((k) => k !== "base" && k !== "mainnet" && k !== "hyperliquid")
+  .sort((a, b) => b.length - a.length);
+const CHAIN_RE = new RegExp(`\\b(${CHAIN_WORDS.join("|")})\\b`, "gi");
+const NAME_NOUN = /^(validator|router|swaprouter|safe|multisig|vault|pool|contract|wallet|address|treasury|account|deposit|exchange|cold|hot|spender)$/i;
+
+/** Role of an address from the words just before it. */
+function roleOf(before: string): "beneficiary" | "contract" | "spender" | "recipient" {
+  const b = before.toLowerCase();
+  if (/on behalf of|onbehalfof|credited to|for the benefit of/.test(b)) return "beneficiary";
+  if (/spender|approv|allowance/.test(b)) return "spender";
+  if (/\b(through|via|using|router|swaprouter|contract|pool)\b\W*(?:\w+\W+){0,3}$/.test(b)) return "contract";
+  return "recipient";
+}
+
+function placeAddress(it: Items, role: ReturnType<typeof roleOf>, addr: string): void {
+  if (role === "beneficiary") push(it.beneficiaries, addr);
+  else if (role === "contract") push(it.contracts, addr);
+  else if (role === "spender") push(it.spenders, addr);
+  else push(it.recipients, addr);
+}
+
+/**
+ * Take the items of a clause. In a label ("Solana payouts wallet <addr>:") addresses are the owner's own and
+ * the words naming them are remembered so "the Safe" can be resolved later.
+ */
+export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): Items {
+  const it = emptyItems();
+  const t = c.text;
+  scan(c, /\b(?:chain\s?id|chain)\s*[:=]?\s*(\d{1,7})\b|\beip155:(\d{1,7})\b/gi, (m) => {
+    const id = m[1] ?? m[2];
+    push(it.chains, CHAIN_IDS[id] ?? `eip155:${id}`);
+  });
+  scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
+  scan(c, /\b[Oo]n base\b|\bBase\b/g, () => push(it.chains, "base"));
+  if (it.chains.length === 0) scan(c, /\bmainnet\b/gi, () => push(it.chains, "ethereum"));
+  scan(c, VENUE_RE, (m) => push(it.venues, VENUES[m[1].toLowerCase()]));
+  scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
+  scan(c, /§h(\d+)/g, (m) => push(it.hosts, c.refs.hosts[Number(m[1])]));
+  scan(c, /§q(\d+)/g, (m) => push(it.markets, c.refs.quotes[Number(m[1])]));
+  scan(c, /§c(\d+)/g, (m) => {
+    const ref = c.refs.ctx[Number(m[1])];
+    const before = t.slice(Math.max(0, m.index - 60), m.index).toLowerCase();
+    if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(tokens?|assets?|markets?|coins?)\b[^§]*$/.test(before))
+      push(it.otherRefs, ref);
+    else push(it.recipientRefs, ref);
+  });
+  // Addresses: the words before give the role, and capitalised words right before are its name.
+  scan(c, /§a(\d+)/g, (m) => {
+    const addr = c.refs.addresses[Number(m[1])];
+    const pre = t.slice(Math.max(0, m.index - 80), m.index);
+    const words = [...pre.matchAll(/[A-Za-z][\w'-]*/g)].filter((w) => (w.index ?? 0) + w[0].length <= pre.length);
+    // Name words: trailing words that are capitalised or a role noun ("validator", "router"), up to four.
+    let k = words.length;
+    while (
+      k > 0 &&
+      words.length - k < 4 &&
+      /^\s*$/.test(pre.slice((words[k - 1].index ?? 0) + words[k - 1][0].length, k < words.length ? words[k].index : pre.length)) &&
+      (/^[A-Z0-9]/.test(words[k - 1][0]) || NAME_NOUN.test(words[k - 1][0]))
+    )
+      k--;
+    const names = words.slice(k).map((w) => w[0].toLowerCase().replace(/['’]s$/, ""));
+    for (const n of names) if (!/^(the|our|my|a|an)$/.test(n)) st.names.set(n, addr);
+    const nameStart = k < words.length ? m.index - pre.length + (words[k].index ?? 0) : m.index;
+    if (mode === "label") push(st.self, addr);
+    else placeAddress(it, roleOf(t.slice(Math.max(0, nameStart - 60), nameStart)), addr);
+    // "0x1111... (Payroll)": a name in parentheses right after the address.
+    const after = /^\s*\(([^()§]{1,40})\)/.exec(t.slice(m.index + m[0].length));
+    if (after) for (const n of after[1].toLowerCase().split(/\s+/)) if (n) st.names.set(n, addr);
+    consume(c, nameStart, m.index + m[0].length + (after ? after[0].length : 0));
+  });
+  // "the Safe", "that SwapRouter": an address named earlier in the intent.
+  scan(c, /\b(?:the|our|that|this|my|said|same)\s+((?:[A-Za-z][\w-]*\s+){0,2}?([A-Za-z][\w-]*))\b/g, (m) => {
+    const addr = st.names.get(m[2].toLowerCase());
+    if (!addr || mode === "label") return false;
+    placeAddress(it, roleOf(t.slice(Math.max(0, m.index - 60), m.index)), addr);
+  });
+  scan(c, /\b(?:to\s+)?(?:anyone|anybody|any(?:\s+other)?\s+address(?:es)?|anywhere|third[- ]part(?:y|ies)|external (?:addresses|wallets|accounts)|other (?:addresses|wallets|accounts|people))\b/gi, () => {
+    it.anyone = true;
+  });
+  scan(c, /\bstable\s?-?coins?\b|\bstables\b/gi, () => push(it.classes, "stablecoin"));
+  scan(c, /\b(perps?|perpetuals?|perpetual futures|spot|prediction markets?)\b/gi, (m) => {
+    const w = m[1].toLowerCase();
+    push(it.marketTypes, w.startsWith("perp") ? "perp" : w === "spot" ? "spot" : "prediction");
+    return false; // these words are filler; only note them
+  });
+  scan(c, /\b[A-Za-z][A-Za-z0-9]{0,9}\b/g, (m) => {
+    const sym = asSymbol(m[0]);
+    if (!sym) return false;
+    push(it.assets, sym);
+  });
+  return it;
+}
+
+export function hasAny(it: Items): boolean {
+  return (
+    it.assets.length +
+      it.venues.length +
+      it.chains.length +
+      it.hosts.length +
+      it.markets.length +
+      it.recipients.length +
+      it.beneficiaries.length +
+      it.contracts.length +
+      it.spenders.length +
+      it.recipientRefs.length +
+      it.otherRefs.length +
+      it.classes.length >
+      0 || it.anyone
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * Permissions and prohibitions. A positive clause ("You may trade HYPE and SOL perps on Hyperliquid") names
+ * permitted activities, and everything it names becomes an allowlist for them. A negative clause ("Never
+ * withdraw or transfer funds", "Do not change account permissions") forbids activities, or denylists what it
+ * names ("never trade SOL").
+ */
+import type { Activity, Constraint, ListDim } from "../types";
+import { consume, scan, type Clause } from "../text";
+import { takeItems, type Items } from "./items";
+import { add, uniq, type ParseState } from "./state";
+
+export const NEG_RE =
+  /\b(?:never|not|no|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted)\b/gi;
+
+interface Verb {
+  re: RegExp;
+  pos: Activity[];
+  neg: Activity[];
+  /** Trade-like verbs with named items read as lists ("never trade SOL"); move-like ones forbid ("never send HYPE"). */
+  listy: boolean;
+  label: string;
+}
+
+const OUT_OF_ACCOUNT: Activity[] = ["transfer", "withdrawal", "payment", "internal_transfer", "vault_deposit", "bridge"];
+
+const VERBS: Verb[] = [
+  { re: /\b(?:add(?:ing)?|remov(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|top(?:ping)? up|increas(?:e|ing)|decreas(?:e|ing))\s+(?:or\s+(?:remove|reduce|decrease|withdraw)\s+)?(?:isolated\s+|cross\s+)?margin\b|\bmargin\s+(?:changes?|adjustments?|top[- ]ups?)\b|\bisolated margin\b/gi, pos: ["margin"], neg: ["margin"], listy: false, label: "margin changes" },
+  { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
+  { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
+  { re: /\bundelegat\w*|\bunstak\w*/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
+  { re: /\bdelegat\w*/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
+  { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake"], neg: ["stake", "delegate"], listy: false, label: "staking" },
+  { re: /\bunwrap\w*/gi, pos: ["unwrap"], neg: ["unwrap"], listy: false, label: "unwrapping" },
+  { re: /\bwrap(?:s|ping|ped)?\b/gi, pos: ["wrap"], neg: ["wrap"], listy: false, label: "wrapping" },
+  { re: /\bbridg\w*/gi, pos: ["bridge"], neg: ["bridge"], listy: false, label: "bridging" },
+  { re: /\bborrow\w*|\btak(?:e|ing) (?:out )?(?:a )?loans?\b|\b(?:open|take on) debt\b/gi, pos: ["borrow"], neg: ["borrow"], listy: false, label: "borrowing" },
+  { re: /\brepay\w*/gi, pos: ["repay"], neg: ["repay"], listy: false, label: "repaying" },
+  { re: /\bwithdraw\w*/gi, pos: ["withdrawal", "redeem", "vault_withdraw"], neg: ["withdrawal", "redeem", "vault_withdraw", "unstake"], listy: false, label: "withdrawals" },
+  { re: /\b(?:supply|supplies|supplying|lend|lending|lends)\b/gi, pos: ["supply"], neg: ["supply"], listy: false, label: "supplying" },
+  { re: /\bdeposit(?:s|ing)?\b(?!\s+address)(?:\s+into\s+(?:vaults?|a vault))?|\bvault(?:s| deposits?)\b/gi, pos: ["supply", "vault_deposit"], neg: ["vault_deposit", "supply", "stake"], listy: false, label: "deposits" },
+  { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
+  { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
+  { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
+  { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
+  { re: /\btrad(?:e|es|ed|ing)\b|\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bplace\s+orders?\b|\bopen\s+(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*/gi, pos: ["order", "cancel"], neg: ["order", "swap"], listy: true, label: "trading" },
+  { re: /\bcancel\w*\s+orders?\b|\bcancel\w*/gi, pos: ["cancel"], neg: ["cancel"], listy: false, label: "cancelling orders" },
+  { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
+];
+
+function findVerbs(c: Clause): Verb[] {
+  const out: Verb[] = [];
+  for (const v of VERBS) scan(c, v.re, () => void out.push(v));
+  return out;
+}
+
+/** Topic lists for prediction markets: "US politics markets only", "bet only on NBA Finals 2026 markets". */
+function takeTopic(c: Clause, st: ParseState): string[] {
+  if (!st.prediction) return [];
+  const topics: string[] = [];
+  scan(c, /\bmarkets?\b/gi, (m) => {
+    // Walk back over unconsumed words to the previous consumed text or punctuation.
+    let start = m.index;
+    while (start > 0 && !c.used[start - 1] && !/[,;:()]/.test(c.text[start - 1])) start--;
+    const words = c.text.slice(start, m.index).split(/\s+/).filter(Boolean);
+    while (words.length && /^(only|on|in|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|markets?)$/i.test(words[0])) words.shift();
+    if (words.length === 0 || words.length > 6 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
+    topics.push(words.join(" "));
+    consume(c, start, m.index);
+  });
+  return topics;
+}
+
+function listsFrom(it: Items, topics: string[]): Array<[ListDim, string[]]> {
+  const out: Array<[ListDim, string[]]> = [
+    ["asset", it.assets],
+    ["venue", it.venues],
+    ["chain", it.chains],
+    ["host", it.hosts],
+    ["market", it.markets],
+    ["topic", topics],
+    ["recipient", it.recipients],
+    ["spender", it.spenders],
+    ["contract", it.contracts],
+    ["assetClass", it.classes],
+  ];
+  return out.filter(([, v]) => v.length > 0);
+}
+
+const EXCEPT_RE = /\b(?:except(?:\s+for)?|other than|but not|excluding|apart from|besides|with the exception of)\b/i;
+
+/** "Trade any perp except DOGE": what follows "except" is a denylist for the clause's activities. */
+export function parseExcept(c: Clause, st: ParseState, rule: string): void {
+  const m = EXCEPT_RE.exec(c.text);
+  if (!m || c.used[m.index]) return;
+  const head = c.text.slice(0, m.index);
+  const saved = c.used.slice(0, m.index);
+  c.used.fill(true, 0, m.index);
+  const it = takeItems(c, st, "rule");
+  for (let i = 0; i < m.index; i++) c.used[i] = saved[i];
+  const lists = listsFrom(it, []);
+  if (lists.length === 0) return;
+  const acts = uniq(VERBS.filter((v) => new RegExp(v.re.source, "i").test(head)).flatMap((v) => v.pos));
+  for (const [dim, values] of lists) add(st, { kind: "deny", dim, values, activities: acts, rule } as Constraint);
+  consume(c, m.index, m.index + m[0].length);
+}
+
+export function parseNegative(c: Clause, st: ParseState, rule: string): boolean {
+  const neg: RegExpExecArray[] = [];
+  scan(c, NEG_RE, (m) => void neg.push(m));
+  if (neg.length === 0) return false;
+  const it = takeItems(c, st, "rule");
+  const verbs = findVerbs(c);
+  const acts = uniq(verbs.flatMap((v) => v.neg));
+  const lists = listsFrom(it, []);
+  const listy = verbs.length === 0 || verbs.every((v) => v.listy);
+  if (acts.length && (!listy || lists.length === 0)) {
+    // "Never send HYPE to anyone": forbid the activity, limited to the named asset when one is given.
+    const asset = !listy && it.assets.length === 1 ? it.assets[0] : undefined;
+    if (!listy && it.recipients.length && !it.anyone) {
+      add(st, { kind: "deny", dim: "recipient", values: it.recipients, activities: acts, rule });
+    } else {
+      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, rule });
+    }
+    return true;
+  }
+  for (const [dim, values] of lists) add(st, { kind: "deny", dim, values, activities: acts, rule } as Constraint);
+  if (it.recipientRefs.length) add(st, { kind: "deny", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, rule });
+  // A prohibition that names nothing we know ("no memecoins") stays unexplained.
+  if (lists.length === 0 && !it.recipientRefs.length) for (const m of neg) c.used.fill(false, m.index, m.index + m[0].length);
+  return lists.length > 0;
+}
+
+export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean }): Activity[] {
+  const it = takeItems(c, st, "rule");
+  const verbs = findVerbs(c);
+  const topics = it.markets.length ? [] : takeTopic(c, st);
+  scan(c, /\b(?:only|exclusively|solely|just|allowed|permitted|whitelisted|allowlisted|restricted to|limited to|stick to|nothing (?:else|other than|but))\b:?/gi, () => undefined);
+  const own = uniq(verbs.flatMap((v) => v.pos));
+  if (own.length) add(st, { kind: "permit", activities: own, rule });
+  // A clause without a verb ("only to validator 0x..") qualifies the permission before it in the sentence.
+  const acts = own.length || verbs.length ? own : opts.inherit;
+  // Symbols in a pure cap sentence ("Keep total staked HYPE at or below 200") are its unit, not an allowlist.
+  if (opts.capClause && !verbs.length && !it.recipients.length && !it.recipientRefs.length) return acts;
+  for (const [dim, values] of listsFrom(it, topics)) {
+    if (dim === "recipient" && (it.beneficiaries.length || acts.includes("supply")) && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a)))
+      continue;
+    add(st, { kind: "allow", dim, values, activities: acts, rule } as Constraint);
+  }
+  if (it.recipientRefs.length) add(st, { kind: "allow", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, rule });
+  const marketRefs = it.otherRefs.filter((r) => /market|question|event/i.test(r));
+  const assetRefs = it.otherRefs.filter((r) => !marketRefs.includes(r));
+  if (marketRefs.length) add(st, { kind: "allow", dim: "market", values: [], refs: marketRefs, activities: acts, rule });
+  if (assetRefs.length) add(st, { kind: "allow", dim: "asset", values: [], refs: assetRefs, activities: acts, rule });
+  if (it.beneficiaries.length) add(st, { kind: "beneficiary", addresses: it.beneficiaries, rule });
+  if (it.marketTypes.length && (acts.includes("order") || acts.length === 0) && !/\bfrom spot\b/i.test(c.text))
+    add(st, { kind: "allow", dim: "marketType", values: it.marketTypes, activities: ["order", "cancel"], rule });
+  return acts;
+}
+
+/**
+ * A leading label: "Treasury agent.", "Hyperliquid staking bot:", "Aave V3 on Ethereum, for our Safe 0x..:".
+ * It carries no rule; its venue and chain narrow the scope, its address is the owner's own wallet.
+ */
+export function parseLabel(c: Clause, st: ParseState, prefixEnd: number, rule: string): void {
+  const sub: Clause = { ...c, text: c.text.slice(0, prefixEnd), used: c.used.slice(0, prefixEnd) };
+  const it = takeItems(sub, st, "label");
+  for (let i = 0; i < prefixEnd; i++) c.used[i] = true;
+  const lower = sub.text.toLowerCase();
+  if (it.chains.length) add(st, { kind: "allow", dim: "chain", values: it.chains, activities: [], rule });
+  if (it.venues.length && !it.venues.includes("x402")) add(st, { kind: "allow", dim: "venue", values: it.venues, activities: [], rule });
+  if (/\bbets?\b|\bbetting\b|\bprediction\b/.test(lower)) st.labelPermits.push("order", "cancel");
+  if (/\btrad(?:e|er|ing)\b/.test(lower)) st.labelPermits.push("order", "cancel", "swap");
+  if (/\bstaking\b/.test(lower)) st.labelPermits.push("stake", "delegate");
+  if (/\bpayouts?\b|\bpayments?\b|\bpayroll\b/.test(lower)) st.labelPermits.push("transfer", "payment");
+  consume(c, 0, prefixEnd);
+}

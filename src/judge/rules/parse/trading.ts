@@ -1,0 +1,88 @@
+/**
+ * Order-shape rules: side (long-only), reduce-only, order type and time-in-force, and approval shape
+ * ("no unlimited approvals", "approvals only for the exact amount").
+ */
+import { scan, type Clause } from "../text";
+import { add, type ParseState } from "./state";
+
+const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can't|should not|may not)`;
+
+export function parseSide(c: Clause, st: ParseState, rule: string): void {
+  scan(
+    c,
+    new RegExp(
+      String.raw`\blong[- ]only\b|\bonly\s+(?:go\s+|open\s+|take\s+|trade\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+)?(?:any\s+)?(?:new\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
+      "gi",
+    ),
+    () => add(st, { kind: "side", allowed: "long", rule }),
+  );
+  scan(
+    c,
+    new RegExp(String.raw`\bshort[- ]only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
+    () => add(st, { kind: "side", allowed: "short", rule }),
+  );
+  scan(c, /\blong\s*(?:or|and|\/|&)\s*short\b|\bshort\s*(?:or|and|\/|&)\s*long\b|\bboth\s+(?:sides|directions)\b|\beither\s+(?:side|direction)\b/gi, () => undefined);
+}
+
+export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
+  scan(
+    c,
+    /\b(?:any|every|all|each)?\s*(sell|buy)(?:s|ing)?(?:\s+orders?)?\s+(?:must|should|shall|has to|have to|needs? to|can only)\s+(?:be\s+)?reduce[- ]only\b/gi,
+    (m) => add(st, { kind: "reduce_only", appliesTo: m[1].toLowerCase() === "sell" ? "sell" : "buy", rule }),
+  );
+  scan(
+    c,
+    new RegExp(
+      String.raw`\bonly\s+(?:place\s+|send\s+|use\s+)?reduce[- ]only(?:\s+orders?)?\b|\b(?:all\s+|every\s+|each\s+)?orders?\s+(?:must|should|shall)\s+be\s+reduce[- ]only\b|\breduce[- ]only\s+(?:orders?\s+)?only\b|\bonly\s+(?:close|reduce|exit|trim|unwind|de-?risk)(?:\s+(?:or|and|\/)\s+(?:close|reduce|exit|trim))?\s+(?:existing\s+|open\s+|current\s+)?(?:positions?|exposure)\b|\bclose[- ]only\b|\b${NEG}\s+(?:open(?:ing)?|add(?:ing)?\s+to|increas(?:e|ing)|enter(?:ing)?)\s+(?:any\s+)?(?:new\s+)?(?:positions?|exposure|trades?)\b|\bno\s+new\s+(?:positions|exposure|entries|trades)\b`,
+      "gi",
+    ),
+    () => add(st, { kind: "reduce_only", appliesTo: "all", rule }),
+  );
+}
+
+const TYPE_WORDS: Array<[RegExp, string[]]> = [
+  [/\bpost[- ]only\b|\bmaker[- ]only\b|\badd[- ]liquidity[- ]only\b|\bALO\b/gi, ["alo"]],
+  [/\b(?:that\s+)?rest(?:s|ing)?\s+on\s+the\s+(?:order\s*)?book\b|\bresting\b/gi, ["gtc", "alo"]],
+  [/\bGTC\b|\bgood[- ]til(?:l)?[- ]cancel(?:l)?ed\b/gi, ["gtc"]],
+  [/\bGTD\b|\bgood[- ]til(?:l)?[- ]date\b/gi, ["gtd"]],
+  [/\bIOC\b|\bimmediate[- ]or[- ]cancel\b/gi, ["ioc"]],
+  [/\bFOK\b|\bfill[- ]or[- ]kill\b/gi, ["fok"]],
+  [/\bFAK\b|\bfill[- ]and[- ]kill\b/gi, ["fak"]],
+  [/\blimit(?=\s+orders?\b|\s+only\b|[- ]only\b|\s*\()/gi, ["limit"]],
+  [/\bmarket(?=\s+orders?\b|[- ]only\b)|\b(?:at|use|using)\s+market\b(?!s)/gi, ["market"]],
+  [/\b(?:stop|trigger|stop[- ]loss|take[- ]profit)(?=\s+orders?\b)/gi, ["trigger"]],
+  [/\btwap(?=\s+orders?\b)|\bTWAP\b/gi, ["twap"]],
+];
+
+/** Order type / time-in-force rules. "Entries must be..." applies to orders that open or add to a position. */
+export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence: string): void {
+  const found: Array<{ index: number; kinds: string[] }> = [];
+  for (const [re, kinds] of TYPE_WORDS) scan(c, re, (m) => void found.push({ index: m.index, kinds }));
+  if (found.length === 0) return;
+  found.sort((a, b) => a.index - b.index);
+  const before = c.text.slice(0, found[0].index);
+  const negative = new RegExp(String.raw`\b(?:${NEG}|avoid|without|except|nothing)\b[^,;]*$`, "i").test(before);
+  const kinds = [...new Set(found.flatMap((f) => f.kinds))];
+  const appliesTo = /\bentr(?:y|ies)\b|\bopening orders?\b|\bnew positions?\b|\bto open\b/i.test(sentence) ? "entries" : "all";
+  if (negative) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
+  else add(st, { kind: "order_type", allow: kinds, deny: [], appliesTo, rule });
+  scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|should\s+be|use|using|orders?|entries|entry|the\s+book|book|types?|time[- ]in[- ]force|tif)\b`, "gi"), () => undefined);
+}
+
+/** "No unlimited approvals", "approvals only for the exact amount (of the pending swap)". */
+export function parseApprovalShape(c: Clause, st: ParseState, rule: string): void {
+  if (!/approv|allowance/i.test(c.text)) return;
+  scan(
+    c,
+    new RegExp(
+      String.raw`\b${NEG}\s+(?:grant\s+|give\s+|set\s+|sign\s+|approve\s+|use\s+|allow\s+)?(?:any\s+)?(?:unlimited|infinite|max(?:imum)?|uint256[- ]max|open[- ]ended|blanket|unbounded)\s+(?:token\s+)?(?:approvals?|allowances?)\b|\b(?:approvals?|allowances?)\s+(?:must|should)\s+(?:never|not)\s+be\s+(?:unlimited|infinite)\b`,
+      "gi",
+    ),
+    () => add(st, { kind: "approval_exact", exact: false, rule }),
+  );
+  scan(
+    c,
+    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+amount(?:\s+(?:of|for|needed by|required by)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment)s?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b/gi,
+    (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!m[1] || /pending/i.test(m[0]) || undefined, rule }),
+  );
+}

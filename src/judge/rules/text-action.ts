@@ -1,0 +1,172 @@
+/**
+ * Plain-English actions ("Buy 0.5 ETH perp at market on Hyperliquid"). Only simple, certain facts are read:
+ * the verb, size and asset, price or "at market", venue, recipient, time-in-force. Every word the reader did
+ * not use is reported as a gap, so an action with unexplained text can be blocked on a clear violation but
+ * never allowed.
+ */
+import type { Activity, ActionView, OrderView } from "./types";
+import { canonSym, priceOf } from "./context";
+import { asSymbol } from "./parse/state";
+import { consume, makeClause, newRefs, parseNumber, protect, restore, scan, leftoverWords } from "./text";
+import { CHAINS, VENUES } from "./vocab";
+import { emptyView } from "./view";
+
+type Ctx = Record<string, unknown> | null;
+
+const VERB_ACTS: Array<[RegExp, Activity, "buy" | "sell" | null]> = [
+  [/^(?:market[- ])?(?:buy|long|go long|open (?:a )?long|bid)\b/i, "order", "buy"],
+  [/^(?:market[- ])?(?:sell|short|go short|open (?:a )?short|close|exit|ask)\b/i, "order", "sell"],
+  [/^(?:place|submit|post)\s+(?:a\s+)?(?:limit\s+|market\s+)?(?:buy|bid)\b/i, "order", "buy"],
+  [/^(?:place|submit|post)\s+(?:a\s+)?(?:limit\s+|market\s+)?(?:sell|ask)\b/i, "order", "sell"],
+  [/^(?:swap|convert|exchange|trade)\b/i, "swap", null],
+  [/^bridge\b/i, "bridge", null],
+  [/^withdraw\b/i, "withdrawal", null],
+  [/^(?:send|transfer|move|pay|tip|wire)\b/i, "transfer", null],
+  [/^(?:undelegate|unstake)\b/i, "undelegate", null],
+  [/^(?:stake|delegate)\b/i, "delegate", null],
+  [/^(?:supply|lend|deposit)\b/i, "supply", null],
+  [/^borrow\b/i, "borrow", null],
+  [/^repay\b/i, "repay", null],
+  [/^(?:approve|grant)\b/i, "approval", null],
+  [/^unwrap\b/i, "unwrap", null],
+  [/^wrap\b/i, "wrap", null],
+  [/^cancel\b/i, "cancel", null],
+  [/^(?:set|change|increase|raise|lower|reduce)\s+(?:the\s+)?(?:\w+\s+)?leverage\b/i, "leverage", null],
+];
+
+const ACTION_FILLER = new Set(
+  "a an the of on at for to from in into with via using through my our your this that it its please now then and or perp perps perpetual perpetuals spot shares share contracts position market order orders limit worth of token tokens coins funds".split(
+    " ",
+  ),
+);
+
+export function viewFromText(raw: string, ctx: Ctx): ActionView {
+  const v = emptyView("text", raw.length > 160 ? `${raw.slice(0, 157)}...` : raw);
+  const refs = newRefs();
+  const text = protect(raw.trim(), refs).replace(/[.!]+\s*$/, "");
+  const c = makeClause(text, raw, refs);
+  const verb = VERB_ACTS.find(([re]) => re.test(text.trim()));
+  if (!verb) {
+    v.activities = ["unknown"];
+    v.gaps.push("the kind of action could not be read from the action text");
+    return v;
+  }
+  const [verbRe, activity, side] = verb;
+  v.activities = [activity];
+  scan(c, new RegExp(verbRe.source.replace(/^\^/, "^\\s*"), "i"), () => undefined);
+  const venues: string[] = [];
+  scan(c, /\b(?:on|via|using|through|at)\s+([A-Za-z0-9.]+)\b/gi, (m) => {
+    const id = VENUES[m[1].toLowerCase()];
+    if (!id) return false;
+    venues.push(id);
+  });
+  const chains: string[] = [];
+  scan(c, /\b(?:on|from|to)\s+(ethereum|mainnet|base|arbitrum|optimism|polygon|solana|starknet|avalanche|bsc)\b/gi, (m) => void chains.push(CHAINS[m[1].toLowerCase()]));
+  v.venue = venues[0] ?? null;
+  v.chain = chains[chains.length - 1] ?? (v.venue === "hyperliquid" ? "hyperliquid" : v.venue === "polymarket" ? "polygon" : null);
+  // Amount and asset: "0.5 ETH", "1,000 USDC", "$500 of ETH", "800 YES shares".
+  let size = null as number | null;
+  let asset = null as string | null;
+  let usdAmount = null as number | null;
+  let prediction = false as boolean;
+  scan(c, /(?<![\w.$])(\d[\d,]*(?:\.\d+)?)\s?(k|m)?\s+(YES|NO)\s+shares?\b/gi, (m) => {
+    if (size !== null) return false;
+    size = parseNumber(m[1], m[2]);
+    asset = m[3].toUpperCase();
+    prediction = true;
+  });
+  scan(c, /(?<![\w.$])(\d[\d,]*(?:\.\d+)?)\s?(k|m)?\s*([A-Za-z][A-Za-z0-9]{1,9})\b/g, (m) => {
+    const sym = asSymbol(m[3]);
+    if (!sym || size !== null) return false;
+    size = parseNumber(m[1], m[2]);
+    asset = sym;
+  });
+  scan(c, /\$\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m)?\b(?:\s+(?:of|worth of|in)\s+([A-Za-z][A-Za-z0-9]{1,9}))?/gi, (m) => {
+    if (activity !== "order" || size !== null || usdAmount !== null || /\bat\s*$/i.test(text.slice(0, m.index))) return false;
+    usdAmount = parseNumber(m[1], m[2]);
+    asset = m[3] ? asSymbol(m[3]) : asset;
+  });
+  let price = null as number | null;
+  let atMarket = false as boolean;
+  scan(c, /\b(?:at|@)\s+(?:a\s+)?(?:limit\s+(?:price\s+)?(?:of\s+)?)?\$?(\d[\d,]*(?:\.\d+)?)\b|@\s?\$?(\d[\d,]*(?:\.\d+)?)/gi, (m) => {
+    price = parseNumber(m[1] ?? m[2]);
+  });
+  scan(c, /\bat\s+(?:the\s+)?market(?:\s+price)?\b|\bmarket[- ](?:buy|sell|order)\b|^\s*market\b/gi, () => {
+    atMarket = true;
+  });
+  if (/^\s*market[- ]/i.test(text)) atMarket = true;
+  let tif = null as string | null;
+  scan(c, /\b(GTC|IOC|ALO|FOK|FAK|GTD|post[- ]only)\b/gi, (m) => {
+    tif = m[1].toLowerCase().startsWith("post") ? "alo" : m[1].toLowerCase();
+  });
+  const reduceOnly = /\breduce[- ]only\b/i.test(text) || /^\s*(?:close|exit)\b/i.test(text);
+  scan(c, /\breduce[- ]only\b/gi, () => undefined);
+  let marketType = (prediction ? "prediction" : null) as OrderView["marketType"];
+  scan(c, /\b(perps?|perpetuals?|spot)\b/gi, (m) => {
+    marketType = m[1].toLowerCase() === "spot" ? "spot" : "perp";
+  });
+  if (!marketType && v.venue === "hyperliquid") marketType = null;
+  let question = null as string | null;
+  scan(c, /§q(\d+)/g, (m) => {
+    question = refs.quotes[Number(m[1])];
+    marketType = "prediction";
+  });
+  const recipients: string[] = [];
+  scan(c, /§a(\d+)/g, (m) => void recipients.push(refs.addresses[Number(m[1])]));
+  // Swap target: "to USDC", "for SOL", "into WETH".
+  let buyAsset = null as string | null;
+  if (activity === "swap")
+    scan(c, /\b(?:to|for|into)\s+([A-Za-z][A-Za-z0-9]{1,9})\b/gi, (m) => {
+      const s = asSymbol(m[1]);
+      if (!s) return false;
+      buyAsset = s;
+    });
+  scan(c, /\b(?:all|everything|entire balance|all funds|whole balance|max)\b/gi, () => {
+    if (activity === "order") return false;
+    v.gaps.push("the action moves an unspecified amount (\"all\")");
+    v.warnings.push("moves all funds");
+  });
+  const left = leftoverWords(c)
+    .map((w) => restore(w, refs))
+    .filter((w) => !ACTION_FILLER.has(w.toLowerCase()));
+  if (left.length) v.gaps.push(`the action text was not fully understood (unrecognised: ${left.slice(0, 6).join(", ")})`);
+  const mark = asset ? priceOf(asset, ctx) : null;
+  if (activity === "order") {
+    const sz: number | null = size ?? (usdAmount !== null && (price ?? mark) ? usdAmount / ((price ?? mark) as number) : null);
+    let notional: number | null = null;
+    let atMark = false;
+    if (usdAmount !== null) notional = usdAmount;
+    else if (sz !== null) {
+      const px = prediction ? price : side === "sell" ? Math.max(price ?? 0, mark ?? 0) || null : (price ?? mark);
+      notional = px !== null ? Math.abs(sz * px) : null;
+      atMark = price === null;
+    }
+    v.orders = [
+      {
+        asset: prediction ? asset : canonSym(asset),
+        marketType,
+        side,
+        size: sz,
+        price,
+        notionalUsd: notional,
+        notionalAtMark: atMark,
+        reduceOnly,
+        orderType: atMarket ? "market" : price !== null || tif ? "limit" : null,
+        tif,
+        isMarketLike: atMarket || tif === "ioc" || tif === "fok" || tif === "fak",
+        trigger: false,
+        question,
+        tokenId: null,
+      },
+    ];
+    if (!atMarket && price === null) v.gaps.push("the order type and price are not stated");
+  } else if (activity === "swap") {
+    v.swap = { sellAsset: asset, sellAmount: size, sellUsd: size !== null && mark !== null ? size * mark : null, buyAsset, buyMin: null, buyUsdMin: null, slippageBps: null, recipient: recipients[0] ?? null };
+  } else {
+    v.moves = [{ asset, amount: size, usd: size !== null && mark !== null ? size * mark : null, to: recipients[0] ?? null }];
+  }
+  v.assets = [asset, buyAsset].filter((x): x is string => !!x && !(prediction && x === asset));
+  v.recipients = recipients;
+  consume(c, 0, 0);
+  return v;
+}

@@ -1,0 +1,29 @@
+import type { Logger } from "pino";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ServiceError } from "../lib/errors";
+import { failure } from "./results";
+
+/**
+ * The one place a thrown error becomes an MCP tool result (the counterpart of src/http/errors.ts).
+ * SPEC 4.12/7: a failure is a result with `isError: true`, never a protocol error. The text starts with
+ * the SPEC wire string (`intent is required`, `out_of_credits: ...`, `verification_failed: ...`,
+ * `not found: ...`) and structuredContent carries the same body HTTP would send (e.g. `topup` terms).
+ */
+export function toolError(err: unknown, logger: Logger, tool: string): CallToolResult {
+  if (err instanceof ServiceError) {
+    const body = err.body();
+    const text = err.detail ? `${err.error}: ${err.detail}` : err.error;
+    // Extra fields (top-up terms) are worth showing to a person too, not only to a client reading JSON.
+    return failure(text, body, { json: err.extra !== undefined });
+  }
+  logger.error({ err, tool }, "unhandled error in MCP tool");
+  return failure("internal: unexpected failure; nothing was charged twice, retry later", { error: "internal", message: "unexpected failure; retry later" });
+}
+
+/** SPEC 5: a wallet tool called with an OAuth token that lacks the `wallet` scope. */
+export function walletScopeMissing(tool: string): CallToolResult {
+  const message =
+    `wallet access not granted: ${tool} needs the "wallet" scope, which this connection's OAuth token does not have. ` +
+    "Reconnect Arbiter in your MCP client (sign in again) and approve wallet access, or connect with an API key.";
+  return failure(message, { error: "insufficient_scope", message, requiredScope: "wallet" });
+}

@@ -1,0 +1,37 @@
+import type { Hono } from "hono";
+import type { AppEnv, RouteDeps } from "../http/types";
+import type { McpToolRegistry } from "./registry";
+import { authenticateMcp, MCP_PATH, protectedResourceMetadata, RESOURCE_METADATA_PATH, unauthorized } from "./auth";
+import { handleMcpRequest } from "./server";
+
+export interface McpMountOptions {
+  tools: McpToolRegistry;
+  escrowConfigured: () => boolean;
+}
+
+/** JSON-RPC shaped 405, like the SDK's own: stateless servers offer no GET stream and no session to DELETE. */
+const methodNotAllowed = () =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this MCP server is stateless; use POST." }, id: null }), {
+    status: 405,
+    headers: { "content-type": "application/json", allow: "POST" },
+  });
+
+/** Mounts POST /api/mcp and the OAuth protected-resource metadata (a `createApp` mount). */
+export function mcpMount(opts: McpMountOptions) {
+  return (app: Hono<AppEnv>, deps: RouteDeps) => {
+    const mcp = { services: deps.services, logger: deps.logger, publicUrl: deps.publicUrl, tools: opts.tools, escrowConfigured: opts.escrowConfigured };
+    const metadata = protectedResourceMetadata(deps.publicUrl);
+
+    // The bare path (named by our WWW-Authenticate) and the path-suffixed one clients try first (RFC 9728 3.1).
+    app.get(RESOURCE_METADATA_PATH, (c) => c.json(metadata));
+    app.get(`${RESOURCE_METADATA_PATH}${MCP_PATH}`, (c) => c.json(metadata));
+
+    app.post(MCP_PATH, async (c) => {
+      const auth = await authenticateMcp(c, deps.services.accounts);
+      if (!("principal" in auth)) return unauthorized(c, deps.publicUrl, auth.presented);
+      c.set("principal", auth.principal);
+      return handleMcpRequest(c.req.raw, auth.principal, mcp);
+    });
+    app.all(MCP_PATH, () => methodNotAllowed());
+  };
+}

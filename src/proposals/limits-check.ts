@@ -1,0 +1,95 @@
+/**
+ * Wallet limits against a simulation's asset changes (SPEC 3: "checked against the simulated effects
+ * before the judge runs"). Pure.
+ *
+ * What counts as money out ("exposure"): every transfer out, plus every approval the wallet grants (an
+ * approval lets the spender move funds later without a proposal, so it is spending authority given
+ * away now). An unlimited approval or an NFT approval-for-all exceeds any USD limit. Gas is a cost of
+ * the transaction, not a transfer, and is not counted.
+ *
+ * Outcomes: a violation blocks (free, no judge); otherwise `checkable` says whether every set limit could
+ * be evaluated (an outflow with no USD price leaves a USD limit unchecked, which holds the proposal for
+ * the owner even on ALLOW).
+ */
+import type { AssetChange } from "../chains/evm/simulate";
+import type { Limits } from "../wallets/limits";
+
+export interface LimitVerdict {
+  ok: boolean;
+  /** The limit that blocked and why, in a sentence naming the limit. */
+  reason: string | null;
+  checkable: boolean;
+  /** Priced exposure (transfers out + approvals), USD; what the daily cap reserves. */
+  exposureUsd: number;
+  /** Some exposure has no USD price (or is unlimited). */
+  unpriced: boolean;
+}
+
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+const fmt = (n: number) => `$${n.toLocaleString("en-US", { maximumFractionDigits: 2, minimumFractionDigits: 2 })}`;
+
+/** Exposure of one change; Infinity for unlimited grants; null when unpriced. */
+function exposure(c: AssetChange): number | null {
+  if (c.direction !== "out") return 0;
+  if (c.changeType !== "transfer" && c.unlimited) return Number.POSITIVE_INFINITY;
+  if (c.changeType === "approval" && c.rawAmount === "0") return 0; // a revocation grants nothing
+  return c.usdValue;
+}
+
+export function exposureOf(changes: AssetChange[]): { usd: number; unpriced: boolean; unlimited: boolean } {
+  let usd = 0;
+  let unpriced = false;
+  let unlimited = false;
+  for (const c of changes) {
+    const e = exposure(c);
+    if (e === null) unpriced = true;
+    else if (e === Number.POSITIVE_INFINITY) unlimited = true;
+    else usd += e;
+  }
+  return { usd: round6(usd), unpriced, unlimited };
+}
+
+/** Per-transaction checks (everything but the rolling cap, which needs the wallet lock). */
+export function checkLimits(limits: Limits, changes: AssetChange[], opts: { simulated: boolean }): LimitVerdict {
+  const exp = exposureOf(changes);
+  const result = (reason: string | null, checkable = true): LimitVerdict => ({ ok: reason === null, reason, checkable, exposureUsd: exp.usd, unpriced: exp.unpriced || exp.unlimited });
+  const outs = changes.filter((c) => c.direction === "out" && !(c.changeType === "approval" && c.rawAmount === "0"));
+
+  if (limits.tokenAllowlist) {
+    const allowed = new Set(limits.tokenAllowlist.map((t) => t.toLowerCase()));
+    for (const c of outs) {
+      if (!allowed.has(c.contractAddress.toLowerCase())) {
+        const what = c.changeType === "transfer" ? `${c.amount} ${c.symbol}` : `an approval of ${c.symbol}`;
+        return result(`tokenAllowlist: ${what} (${c.contractAddress}) is not an allowed token`);
+      }
+    }
+  }
+  if (limits.recipientAllowlist) {
+    const allowed = new Set(limits.recipientAllowlist.map((r) => r.toLowerCase()));
+    for (const c of outs) {
+      if (!allowed.has(c.counterparty.toLowerCase())) {
+        const role = c.changeType === "transfer" ? `recipient (receives ${c.amount} ${c.symbol})` : `spender (approved for ${c.symbol})`;
+        return result(`recipientAllowlist: ${c.counterparty} is not an allowed ${role}`);
+      }
+    }
+  }
+  if (limits.maxPerTxUsd !== undefined) {
+    if (exp.unlimited) return result(`maxPerTxUsd: an unlimited approval exceeds the limit of ${fmt(limits.maxPerTxUsd)} per transaction`);
+    if (exp.usd > limits.maxPerTxUsd + 1e-9) return result(`maxPerTxUsd: this proposal moves ${fmt(exp.usd)}, above the limit of ${fmt(limits.maxPerTxUsd)} per transaction`);
+  }
+  if (limits.dailyCapUsd !== undefined && exp.unlimited) return result(`dailyCapUsd: an unlimited approval exceeds the daily cap of ${fmt(limits.dailyCapUsd)}`);
+
+  const usdLimits = limits.maxPerTxUsd !== undefined || limits.dailyCapUsd !== undefined;
+  const anyLimit = usdLimits || !!limits.tokenAllowlist || !!limits.recipientAllowlist;
+  const checkable = (!anyLimit || opts.simulated) && !(usdLimits && exp.unpriced);
+  return result(null, checkable);
+}
+
+/** The rolling 24-hour cap, given what is already reserved in the window (other proposals). */
+export function checkDailyCap(limits: Limits, spentUsd: number, exposureUsd: number): string | null {
+  if (limits.dailyCapUsd === undefined) return null;
+  if (spentUsd + exposureUsd > limits.dailyCapUsd + 1e-9) {
+    return `dailyCapUsd: ${fmt(spentUsd)} already counted in the last 24 hours plus ${fmt(exposureUsd)} here is above the daily cap of ${fmt(limits.dailyCapUsd)}`;
+  }
+  return null;
+}

@@ -1,0 +1,89 @@
+/**
+ * The owner's verbs on held proposals: confirm and reject (SPEC 3; the dashboard calls them for the
+ * signed-in owner, operators through the admin API). Never reachable with an API key.
+ *
+ * confirm re-simulates the stored payload, recomputes requestHash, and re-checks every limit and the
+ * rolling cap against the fresh simulation under the wallet's lock; only then does it sign. An expired
+ * proposal cannot be confirmed. A re-simulation that reverts, or limits that no longer pass, block the
+ * proposal (it can never execute as it is); a chain that cannot simulate right now leaves it held (409).
+ * The owner's confirmation stands in for the judge: no credit is charged and the verdict stays the judge's.
+ */
+import { simulateEvm } from "../chains/evm/simulate";
+import { limitsFromRow } from "../wallets/limits";
+import { lockWallet } from "../wallets/repo";
+import { requestHashOf, simulationTxOf, type EvmPayload } from "./build";
+import { invalidState } from "./errors";
+import { executeProposal } from "./execute";
+import { checkDailyCap, checkLimits } from "./limits-check";
+import type { ProposalResult } from "./present";
+import { result } from "./propose";
+import { findProposal, lockProposal, reservedInWindow, transition } from "./repo";
+import { ownerActionable, type ProposalStatus } from "./state";
+import type { ProposalsDeps } from "./types";
+
+/** `accountId` null: an operator acting by the globally unique proposal id. */
+export interface OwnerScope {
+  accountId: string | null;
+}
+
+function actionable(row: { status: string; approval_expires_at: Date | null }, now: Date) {
+  const a = ownerActionable(row.status as ProposalStatus, row.approval_expires_at, now);
+  if (!a.ok) throw invalidState(a.why);
+}
+
+export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, txId: string): Promise<ProposalResult> {
+  const { db, clock } = deps;
+  const row = await findProposal(db, scope.accountId, txId);
+  actionable(row, clock.now());
+  const wallet = await db.selectFrom("wallets").select(["id", "chain", "limits", "archived_at"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
+  if (wallet.archived_at) throw invalidState("the wallet is archived and cannot transact");
+  const chain = deps.chains.evm(wallet.chain);
+  if (!chain) throw invalidState(`no ${wallet.chain} chain is configured on this deployment`);
+  const payload = row.payload as EvmPayload;
+  if (requestHashOf(payload) !== row.request_hash) {
+    await transition(db, row.id, "awaiting_user", "blocked", clock.now(), { error: "requestHash mismatch: the stored payload changed; refused", reasoning: "requestHash mismatch at confirmation; refused to sign" });
+    deps.logger.error({ proposalId: row.id }, "requestHash mismatch at confirmation");
+    return result(deps, row.id);
+  }
+  const sim = await simulateEvm(chain, simulationTxOf(payload), { clock });
+  if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was signed; retry the confirmation");
+  const limits = limitsFromRow(wallet.limits);
+  const lim = checkLimits(limits, sim.changes, { simulated: sim.status === "clean" });
+
+  const next = await db.transaction().execute(async (tx) => {
+    await lockWallet(tx, wallet.id);
+    const p = await lockProposal(tx, row.id);
+    const now = clock.now();
+    actionable(p, now);
+    const block = async (reasoning: string) => {
+      await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning, simulation: JSON.stringify(sim) });
+      return "blocked" as const;
+    };
+    if (sim.status === "reverted") return block(`the simulation at confirmation reverts (${sim.error}): a transaction that reverts is never sent`);
+    if (!lim.ok) return block(`${lim.reason} (re-checked at confirmation)`);
+    const cap = checkDailyCap(limits, await reservedInWindow(tx, p.wallet_id, now, p.id), lim.exposureUsd);
+    if (cap) return block(`${cap} (re-checked at confirmation)`);
+    await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, updated_at: now }).where("id", "=", p.id).execute();
+    return "execute" as const;
+  });
+  if (next === "execute") {
+    deps.logger.info({ proposalId: row.id }, "proposal confirmed by the owner");
+    await executeProposal(deps, row.id, "awaiting_user");
+    const after = await findProposal(db, null, row.id);
+    if (after.status === "awaiting_user") throw invalidState("the approval window closed before the transaction could be signed");
+  }
+  return result(deps, row.id);
+}
+
+export async function rejectProposal(deps: ProposalsDeps, scope: OwnerScope, txId: string): Promise<ProposalResult> {
+  const { db, clock } = deps;
+  const row = await findProposal(db, scope.accountId, txId);
+  await db.transaction().execute(async (tx) => {
+    const p = await lockProposal(tx, row.id);
+    const now = clock.now();
+    actionable(p, now);
+    await transition(tx, p.id, "awaiting_user", "rejected", now, { error: "rejected by the owner" });
+  });
+  deps.logger.info({ proposalId: row.id }, "proposal rejected by the owner");
+  return result(deps, row.id);
+}

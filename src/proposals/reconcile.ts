@@ -1,0 +1,103 @@
+/**
+ * Settling what a crash (or a slow chain) left open, at start-up and periodically. Safe to run from many
+ * processes at once: every write is a guarded status change, and re-broadcasting stored bytes can never
+ * send a second transaction.
+ *
+ * - `executing`: look up the stored hash. Mined: executed or failed by its receipt. In the node's pool:
+ *   wait. Unknown to the node: if the wallet's on-chain nonce has passed ours, that nonce was spent by
+ *   another transaction and ours can never land (failed); otherwise re-broadcast the same bytes.
+ * - `verifying` older than the judge's grace period: the process died between the limit check and the
+ *   decision. Blocked (nothing was signed; the verification sweep refunds an unfinished judge run).
+ * - `awaiting_user` past its window: expired (reads already show it; this makes it durable and lets
+ *   listings filter on it).
+ */
+import type { Hex } from "viem";
+import { broadcast, failRejected, settleFromReceipt } from "./execute";
+import { transition } from "./repo";
+import type { ProposalsDeps } from "./types";
+
+export interface ReconcileReport {
+  executed: number;
+  failed: number;
+  rebroadcast: number;
+  pending: number;
+  interrupted: number;
+  expired: number;
+}
+
+export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number } = {}): Promise<ReconcileReport> {
+  const { db, clock, logger } = deps;
+  const report: ReconcileReport = { executed: 0, failed: 0, rebroadcast: 0, pending: 0, interrupted: 0, expired: 0 };
+  const now = clock.now();
+
+  // Only proposals no live request is still working on (a propose call waits for its receipt itself).
+  const cutoff = new Date(now.getTime() - (opts.minAgeMs ?? 0));
+  const executing = await db
+    .selectFrom("proposals")
+    .innerJoin("wallets", "wallets.id", "proposals.wallet_id")
+    .select(["proposals.id", "proposals.wallet_id", "proposals.tx_hash", "proposals.signed_tx", "proposals.nonce", "wallets.chain", "wallets.address"])
+    .where("proposals.status", "=", "executing")
+    .where("proposals.updated_at", "<=", cutoff)
+    .orderBy("proposals.updated_at")
+    .limit(200)
+    .execute();
+  for (const p of executing) {
+    const chain = deps.chains.evm(p.chain);
+    if (!chain || !p.tx_hash || !p.signed_tx || p.nonce === null) continue;
+    const hash = p.tx_hash as Hex;
+    try {
+      const receipt = await chain.client.getTransactionReceipt({ hash }).catch(() => null);
+      if (receipt) {
+        await settleFromReceipt(deps, p.id, receipt);
+        if (receipt.status === "success") report.executed++;
+        else report.failed++;
+        continue;
+      }
+      const inPool = await chain.client.getTransaction({ hash }).catch(() => null);
+      if (inPool) {
+        report.pending++;
+        continue;
+      }
+      const mined = await chain.client.getTransactionCount({ address: p.address as `0x${string}`, blockTag: "latest" });
+      if (mined > p.nonce) {
+        // Our nonce is spent and our hash has no receipt: another transaction took it; ours can never land.
+        await transition(db, p.id, "executing", "failed", clock.now(), { error: "dropped: the wallet's nonce was used by another transaction; this one was never mined" });
+        report.failed++;
+        continue;
+      }
+      const out = await broadcast(chain, p.signed_tx as Hex, hash);
+      if (out.kind === "rejected") {
+        await failRejected(deps, { id: p.id, walletId: p.wallet_id, nonce: p.nonce }, out.reason);
+        report.failed++;
+      } else {
+        report.rebroadcast++;
+        logger.info({ proposalId: p.id, txHash: hash, outcome: out.kind }, "re-broadcast a stored transaction");
+      }
+    } catch (err) {
+      logger.warn({ proposalId: p.id, err: (err as Error).message }, "reconcile: chain not readable; will retry");
+    }
+  }
+
+  const stale = new Date(now.getTime() - deps.staleVerifyingMs);
+  const interrupted = await db.selectFrom("proposals").select("id").where("status", "=", "verifying").where("updated_at", "<", stale).execute();
+  for (const p of interrupted) {
+    if (await transition(db, p.id, "verifying", "blocked", clock.now(), { error: "interrupted: the service stopped before this proposal was decided; nothing was signed", reasoning: "interrupted before a decision; nothing was signed" })) report.interrupted++;
+  }
+
+  report.expired = await expireHeld(deps);
+  const changed = report.executed + report.failed + report.rebroadcast + report.interrupted + report.expired;
+  if (changed > 0) logger.info({ ...report }, "proposals reconciled");
+  return report;
+}
+
+/** awaiting_user -> expired for every proposal past its window (the reservation is released with it). */
+export async function expireHeld(deps: ProposalsDeps): Promise<number> {
+  const now = deps.clock.now();
+  const r = await deps.db
+    .updateTable("proposals")
+    .set({ status: "expired", error: "the owner did not act within the approval window", updated_at: now })
+    .where("status", "=", "awaiting_user")
+    .where("approval_expires_at", "<=", now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

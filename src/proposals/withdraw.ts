@@ -1,0 +1,72 @@
+/**
+ * withdraw: the owner moves funds out of a wallet (dashboard; operators via the admin API). It is the
+ * owner's own money, so neither the mandate nor the agent's limits apply and no credit is charged; it
+ * is still simulated (a reverting withdrawal is refused), recorded as a proposal (origin `owner`, kind
+ * `withdrawal`, kept out of the agent's daily cap) and sent through the same crash-safe executor and
+ * nonce lock as every other transaction. Archived wallets can be withdrawn from.
+ */
+import { getAddress } from "viem";
+import { ServiceError } from "../lib/errors";
+import { prefixedId } from "../lib/ids";
+import { simulateEvm } from "../chains/evm/simulate";
+import { findWallet, findWalletById } from "../wallets/repo";
+import { requestHashOf, simulationTxOf, transferPayload } from "./build";
+import { executeProposal } from "./execute";
+import type { ProposalResult } from "./present";
+import { result } from "./propose";
+import type { WithdrawRequest } from "./schemas";
+import type { ProposalsDeps } from "./types";
+import type { OwnerScope } from "./owner";
+
+export async function withdraw(deps: ProposalsDeps, scope: OwnerScope, walletRef: string, req: WithdrawRequest): Promise<ProposalResult> {
+  const { db, clock } = deps;
+  const wallet = scope.accountId === null ? await findWalletById(db, walletRef) : await findWallet(db, scope.accountId, walletRef);
+  const chain = deps.chains.evm(wallet.chain);
+  if (!chain) throw new ServiceError("conflict", "withdraw_failed", `no ${wallet.chain} chain is configured on this deployment`);
+  let built;
+  try {
+    built = transferPayload(chain, getAddress(wallet.address.toLowerCase()), req);
+  } catch (e) {
+    if (e instanceof ServiceError) throw new ServiceError(e.kind, "withdraw_failed", e.detail);
+    throw e;
+  }
+  const sim = await simulateEvm(chain, simulationTxOf(built.payload), { clock, declared: built.declared });
+  const id = prefixedId("prop");
+  const now = clock.now();
+  const reverted = sim.status === "reverted";
+  await db
+    .insertInto("proposals")
+    .values({
+      id,
+      account_id: wallet.account_id,
+      wallet_id: wallet.id,
+      origin: "owner",
+      kind: "withdrawal",
+      status: reverted ? "blocked" : "verifying",
+      input: JSON.stringify({ kind: "withdrawal", ...req }),
+      note: null,
+      summary: `owner withdrawal: ${built.summary}`,
+      payload: JSON.stringify(built.payload),
+      request_hash: requestHashOf(built.payload),
+      simulation: JSON.stringify(sim),
+      verdict: null,
+      reasoning: reverted ? `the simulation reverts (${sim.error}): a transaction that reverts is never sent` : "owner withdrawal: the mandate and the agent's limits do not apply",
+      scan_id: null,
+      credits_remaining: null,
+      proof: null,
+      reserved_usd: 0,
+      cap_at: now,
+      approval_expires_at: null,
+      nonce: null,
+      signed_tx: null,
+      tx_hash: null,
+      signed_at: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  deps.logger.info({ proposalId: id, walletId: wallet.id, asset: req.asset, amount: req.amount, to: req.to }, "owner withdrawal recorded");
+  if (!reverted) await executeProposal(deps, id, "verifying");
+  return result(deps, id);
+}

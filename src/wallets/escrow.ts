@@ -1,0 +1,99 @@
+/**
+ * Escrow wallets and proposals, built together (the wallet verbs call back into proposals inside the
+ * wallet's row lock) from the parts the composition root owns: database, clock, chain, custodian and
+ * the verification service. `start()` runs the start-up reconcile (before the service reports ready)
+ * and a periodic sweep; `stop()` ends the sweep.
+ */
+import type { Logger } from "pino";
+import type { Database } from "../db/client";
+import type { Clock } from "../lib/clock";
+import type { EvmChain } from "../chains/evm/chain";
+import type { VerificationService } from "../verification/service";
+import { createProposalsService, type ProposalsService } from "../proposals/service";
+import { recheckHeld, rejectHeldOnArchive } from "../proposals/recheck";
+import type { ProposalsDeps } from "../proposals/types";
+import type { WalletSigner } from "./custody/signer";
+import { createWalletsService, type WalletsService } from "./service";
+import type { EscrowChains } from "./types";
+
+export interface EscrowOptions {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  /** The Base chain (sandbox or BASE_RPC_URL); null when escrow wallets are not configured. */
+  base: EvmChain | null;
+  signer: WalletSigner;
+  verification: VerificationService;
+  publicUrl: string;
+  approvalWindowMinutes: number;
+  judgeTimeoutMs: number;
+  /** Period of the reconcile/expiry sweep (default 15 s). */
+  sweepMs?: number;
+}
+
+export interface Escrow {
+  wallets: WalletsService;
+  proposals: ProposalsService;
+  configured: boolean;
+  start(): Promise<void>;
+  stop(): void;
+}
+
+export function createEscrow(o: EscrowOptions): Escrow {
+  const chains: EscrowChains = { evm: (chain) => (chain === "base" ? o.base : null) };
+  const pdeps: ProposalsDeps = {
+    db: o.db,
+    clock: o.clock,
+    logger: o.logger,
+    chains,
+    signer: o.signer,
+    verification: o.verification,
+    publicUrl: o.publicUrl,
+    approvalWindowMs: o.approvalWindowMinutes * 60_000,
+    staleVerifyingMs: o.judgeTimeoutMs + 120_000,
+  };
+  const proposals = createProposalsService(pdeps);
+  const wallets = createWalletsService({
+    db: o.db,
+    clock: o.clock,
+    logger: o.logger,
+    chains,
+    signer: o.signer,
+    publicUrl: o.publicUrl,
+    onRulesChanged: (tx, wallet) => recheckHeld(pdeps, tx, wallet),
+    onArchived: (tx, walletId) => rejectHeldOnArchive(pdeps, tx, walletId),
+  });
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      // Leave proposals a live request is still waiting on to that request.
+      await proposals.reconcile({ minAgeMs: (o.base?.receiptTimeoutMs ?? 30_000) + 5_000 });
+    } catch (err) {
+      o.logger.error({ err }, "escrow sweep failed");
+    } finally {
+      running = false;
+    }
+  };
+  return {
+    wallets,
+    proposals,
+    configured: o.base !== null,
+    async start() {
+      if (o.base) {
+        // Before serving: whatever a crash left `executing` is settled or re-broadcast first.
+        await proposals.reconcile().catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
+      } else {
+        await proposals.expireHeld();
+      }
+      timer = setInterval(() => void sweep(), o.sweepMs ?? 15_000);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}

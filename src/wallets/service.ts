@@ -1,0 +1,25 @@
+/** The wallet verbs the transports call (HTTP, MCP, dashboard, admin). One file per verb. */
+import type { Principal } from "../accounts/principal";
+import { archiveWallet, unarchiveWallet } from "./archive";
+import { getBalances } from "./balances";
+import { createWallet } from "./create";
+import { getWallet, listWallets } from "./list";
+import type { CreateWalletInput, UpdateWalletInput } from "./schemas";
+import type { WalletsDeps } from "./types";
+import { updateWallet } from "./update";
+
+export function createWalletsService(deps: WalletsDeps) {
+  return {
+    /** Whether escrow wallets can be created and used on this deployment (a Base chain is configured). */
+    configured: () => deps.chains.evm("base") !== null,
+    create: (p: Principal, input: CreateWalletInput) => createWallet(deps, p, input),
+    list: (p: Principal, opts?: { includeArchived?: boolean }) => listWallets(deps, p, opts),
+    get: (p: Principal, ref: string) => getWallet(deps, p, ref),
+    balances: (p: Principal, ref: string) => getBalances(deps, p, ref),
+    update: (p: Principal, ref: string, input: UpdateWalletInput) => updateWallet(deps, p, ref, input),
+    /** Operators only (admin API): by globally unique wallet id. */
+    archive: (walletId: string) => archiveWallet(deps, walletId),
+    unarchive: (walletId: string) => unarchiveWallet(deps, walletId),
+  };
+}
+export type WalletsService = ReturnType<typeof createWalletsService>;

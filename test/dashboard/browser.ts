@@ -1,0 +1,50 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { ROOT } from "../helpers/process";
+
+/** Debian's Chromium (installed by `.ci/run`); browser tests skip when it is absent. */
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** A fresh browser profile (its own cookies), headless. */
+export async function launchBrowser(opts: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "arbiter-chromium-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: opts.viewport ?? { width: 1280, height: 860 },
+    locale: "en-US",
+    timezoneId: "UTC",
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const SCREENSHOTS = path.join(ROOT, "docs", "screenshots");
+
+export async function shot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Decodes a QR code in a PNG with zbarimg when it is installed (optional), else null. */
+export function decodeQr(file: string): string | null {
+  try {
+    return execFileSync("zbarimg", ["-q", "--raw", file], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    return null;
+  }
+}
