@@ -24,7 +24,7 @@ const REQUEST = {
 
 const svc = await startBenchService();
 const key = { "x-api-key": svc.apiKey, "content-type": "application/json" };
-const http: LoadOptions = { url: `${svc.url}/api/v1/intent`, method: "POST", headers: key, body: JSON.stringify(REQUEST), connections: CONNECTIONS, duration: SECONDS, workers: 1 };
+const http: LoadOptions = { url: `${svc.url}/api/v1/intent`, method: "POST", headers: key, body: JSON.stringify(REQUEST), connections: CONNECTIONS, duration: SECONDS };
 const mcp: LoadOptions = {
   ...http,
   url: `${svc.url}/api/mcp`,
@@ -42,7 +42,8 @@ async function sanityCheck() {
   if (m.status !== 200 || !body.result || body.result.isError) throw new Error(`MCP call failed: ${m.status} ${JSON.stringify(body)}`);
 }
 
-const fmt = (m: Measured) => `${m.rps.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.total} requests, ${m.failed} failed)`;
+const fmt = (m: Measured) =>
+  `${m.rps.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   server CPU ${(m.cpuUsPerRequest / 1000).toFixed(2)} ms/req   (${m.total} requests, ${m.failed} failed)`;
 
 function combine(runs: Measured[]): Measured {
   const total = runs.reduce((s, r) => s + r.total, 0);
@@ -52,6 +53,7 @@ function combine(runs: Measured[]): Measured {
     p99: Math.max(...runs.map((r) => r.p99)),
     total,
     failed: runs.reduce((s, r) => s + r.failed, 0),
+    cpuUsPerRequest: runs.reduce((s, r) => s + r.cpuUsPerRequest * r.total, 0) / Math.max(total, 1),
   };
 }
 
@@ -75,7 +77,7 @@ async function compare(title: string, httpOpts: LoadOptions, mcpOpts: LoadOption
   const ratio = m.rps / h.rps;
   console.log(`  HTTP  ${fmt(h)}`);
   console.log(`  MCP   ${fmt(m)}`);
-  console.log(`  MCP/HTTP throughput ${(ratio * 100).toFixed(1)}%`);
+  console.log(`  MCP/HTTP throughput ${(ratio * 100).toFixed(1)}%; server CPU per request MCP/HTTP ${(m.cpuUsPerRequest / h.cpuUsPerRequest).toFixed(2)}x`);
   if (h.failed || m.failed) console.log("  warning: some requests failed; these figures are not comparable");
   return ratio;
 }

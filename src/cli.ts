@@ -68,6 +68,12 @@ const commands: Record<string, { usage: string; run: (o: Opts) => Promise<unknow
   },
   "proposal confirm": { usage: "--id TX_ID", run: (o) => call("POST", `/admin/v1/proposals/${encodeURIComponent(need(o, "id"))}/confirm`) },
   "proposal reject": { usage: "--id TX_ID", run: (o) => call("POST", `/admin/v1/proposals/${encodeURIComponent(need(o, "id"))}/reject`) },
+  "wallet archive": { usage: "--id WALLET_ID", run: (o) => call("POST", `/admin/v1/wallets/${encodeURIComponent(need(o, "id"))}/archive`) },
+  "wallet unarchive": { usage: "--id WALLET_ID", run: (o) => call("POST", `/admin/v1/wallets/${encodeURIComponent(need(o, "id"))}/unarchive`) },
+  "wallet withdraw": {
+    usage: "--id WALLET_ID --asset ETH|USDC|... --amount WHOLE_UNITS --to 0x...",
+    run: (o) => call("POST", `/admin/v1/wallets/${encodeURIComponent(need(o, "id"))}/withdraw`, { asset: need(o, "asset"), amount: need(o, "amount"), to: need(o, "to") }),
+  },
   "receipt verify": {
     usage: "--file TRANSCRIPT.json | --id VERIFICATION_ID --api-key KEY",
     run: async (o) => {
@@ -95,7 +101,7 @@ async function main() {
   }
   const { values } = parseArgs({
     args: argv.slice(2),
-    options: Object.fromEntries(["name", "credits", "account", "key", "reason", "scope", "ttl", "address", "asset", "amount", "id", "file", "api-key"].map((k) => [k, { type: "string" as const }])),
+    options: Object.fromEntries(["name", "credits", "account", "key", "reason", "scope", "ttl", "address", "asset", "amount", "id", "file", "api-key", "to"].map((k) => [k, { type: "string" as const }])),
     strict: true,
   });
   print(await cmd.run(values));

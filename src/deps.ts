@@ -30,9 +30,13 @@ import { startChain, type ChainRuntime } from "./chains/evm/start";
 import { createEscrow } from "./wallets/escrow";
 import { MasterKey } from "./wallets/custody/envelope";
 import { createLocalKeystoreSigner } from "./wallets/custody/signer";
-import { walletAdminMount, walletRoutes } from "./http/routes/wallets";
+import { sandboxExplorerRoutes, walletAdminMount, walletRoutes } from "./http/routes/wallets";
 import { WALLET_TOOLS } from "./mcp/tools/wallets";
 import { PROPOSAL_TOOLS } from "./mcp/tools/proposals";
+import { chooseTopupRails, createTopupService, type TopupService } from "./credits/topup";
+import { topupMount } from "./http/routes/topup";
+import { sandboxAdminMount } from "./http/routes/sandbox-admin";
+import { createTopupCreditsTool } from "./mcp/tools/topup";
 
 /** Secrets and values never written to logs. */
 export const LOG_REDACT = [
@@ -102,7 +106,10 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     const db = database.db;
 
     const accounts = createAccountsService({ db, clock });
-    const credits = createCreditsService({ db });
+    // Top-up terms (SPEC 2.3) for GET /credits and out_of_credits; the top-up service is built once the chain is up.
+    let topup: TopupService | null = null;
+    const topupTerms = (accountId: string) => topup?.terms(accountId) ?? Promise.resolve(null);
+    const credits = createCreditsService({ db, topupTerms });
     const verification = createVerificationService({
       db,
       judge,
@@ -112,6 +119,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       logger,
       publicUrl: config.PUBLIC_URL,
       pendingGraceMs: config.JUDGE_TIMEOUT_MS + 60_000,
+      topupTerms,
     });
     const heartbeats = createHeartbeatService({ db, clock });
 
@@ -132,7 +140,20 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       judgeTimeoutMs: config.JUDGE_TIMEOUT_MS,
     });
     cleanups.unshift(() => escrow.stop());
-    const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals };
+    // Credit top-ups over x402: payTo + facilitator (remote FACILITATOR_URL, in-process with
+    // FACILITATOR_PRIVATE_KEY or the sandbox relayer) on this Base chain; disabled (503) when incomplete.
+    topup = createTopupService({
+      db,
+      clock,
+      logger,
+      metrics,
+      publicUrl: config.PUBLIC_URL,
+      limits: { minCredits: config.TOPUP_MIN_CREDITS, maxCredits: config.TOPUP_MAX_CREDITS },
+      rails: chooseTopupRails(config, chain),
+    });
+    const topupService = topup;
+    cleanups.unshift(() => topupService.stop());
+    const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals, topup: topupService };
     const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 
     const runtime: Runtime = {
@@ -164,13 +185,21 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
         dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
+        (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(chain.base))),
+        topupMount(),
       ],
-      adminMounts: [claimLinkAdminMount(dashboardAuth, config.PUBLIC_URL), walletAdminMount(services)],
+      adminMounts: [
+        claimLinkAdminMount(dashboardAuth, config.PUBLIC_URL),
+        walletAdminMount(services),
+        ...(chain?.sandbox ? [sandboxAdminMount({ sandbox: chain.sandbox, topup: topupService })] : []),
+      ],
     });
 
     runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS);
+    if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));
     await verification.recoverPending();
     await escrow.start();
+    topupService.start();
     const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), 60_000);
     sweep.unref();
     cleanups.unshift(() => clearInterval(sweep));

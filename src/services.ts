@@ -4,6 +4,7 @@ import type { HeartbeatService } from "./heartbeats/service";
 import type { VerificationService } from "./verification/service";
 import type { WalletsService } from "./wallets/service";
 import type { ProposalsService } from "./proposals/service";
+import type { TopupService } from "./credits/topup";
 
 /** The service verbs the transports (HTTP, MCP, dashboard) may call. Built in deps.ts. */
 export interface Services {
@@ -14,4 +15,6 @@ export interface Services {
   /** Escrow wallets (src/wallets) and their proposals (src/proposals); built in src/wallets/escrow.ts. */
   wallets: WalletsService;
   proposals: ProposalsService;
+  /** Credit top-ups over x402 (src/credits/topup); `enabled` is false when the deployment has no rails. */
+  topup: TopupService;
 }

@@ -9,6 +9,8 @@ export interface DashboardEnv {
   Variables: {
     principal: Principal;
     session: Session;
+    /** Held proposals of the account, for the navigation badge (set on page loads). */
+    pending: number | undefined;
   };
 }
 

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv, RouteDeps } from "../http/types";
 import { isServiceError } from "../lib/errors";
 import { statusOf } from "../http/errors";
@@ -16,8 +16,20 @@ import { playgroundRoutes } from "./pages/playground";
 import { traderRoutes } from "./pages/traders";
 import { accountRoutes } from "./pages/account";
 import { escrowRoutes } from "./pages/escrow";
+import { escrowEnabled } from "./escrow";
 import { Notice } from "./views/components";
 import { render } from "./views/render";
+
+/** The navigation's count of proposals awaiting the owner, on every page load (one indexed query). */
+function pendingBadge(deps: DashboardDeps): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    if (c.req.method === "GET" && !c.req.path.startsWith("/dashboard/api/") && escrowEnabled(deps.services)) {
+      const held = await deps.services.proposals.list(c.get("principal"), { status: "awaiting_user", limit: 50 }).catch(() => []);
+      c.set("pending", held.length);
+    }
+    return next();
+  };
+}
 
 function errorPage(c: DashboardContext, err: unknown, deps: DashboardDeps): Response | Promise<Response> {
   if (err instanceof CsrfRefused) {
@@ -50,6 +62,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
 
   app.use("*", requireSession(deps.auth));
   app.use("*", sessionCsrf);
+  app.use("*", pendingBadge(deps));
   app.route("/", overviewRoutes(deps));
   app.route("/", keyRoutes(deps));
   app.route("/", creditRoutes(deps));
@@ -67,6 +80,10 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
 /** The mount for createApp: `/dashboard` pages, and `/dashboard/` redirected to the overview. */
 export function dashboardMount(opts: { auth: DashboardAuth; judgeAddress: string }) {
   return (app: Hono<AppEnv>, deps: RouteDeps) => {
+    const { protocol, hostname } = new URL(deps.publicUrl);
+    if (protocol !== "https:" && !/^(localhost|127(\.\d+){3}|\[::1\])$/.test(hostname)) {
+      deps.logger.warn({ publicUrl: deps.publicUrl }, "dashboard: sign-in needs HTTPS (its cookies are Secure); only localhost and 127.0.0.1 work over plain HTTP");
+    }
     const dashboard = createDashboard({ ...deps, ...opts });
     app.get("/dashboard/", (c) => c.redirect("/dashboard", 301));
     app.route("/dashboard", dashboard as unknown as Hono<AppEnv>);

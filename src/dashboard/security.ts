@@ -5,7 +5,7 @@ import { readPreSessionCookie } from "./auth/cookies";
 
 /**
  * Headers on every dashboard response. Scripts and styles come only from this origin (no inline script,
- * no inline style); pages are never framed, cached or sent as a referrer (claim links carry a secret).
+ * no inline style); pages are never framed or cached, and their URLs (claim links carry a secret) never leave as a referrer to another site. Not `no-referrer`: with it browsers send `Origin: null` on the dashboard's own POSTs.
  */
 export const CSP = [
   "default-src 'self'",
@@ -25,7 +25,7 @@ export const securityHeaders: MiddlewareHandler<DashboardEnv> = async (c, next) 
   c.header("content-security-policy", CSP);
   c.header("x-content-type-options", "nosniff");
   c.header("x-frame-options", "DENY");
-  c.header("referrer-policy", "no-referrer");
+  c.header("referrer-policy", "same-origin");
   c.header("cross-origin-opener-policy", "same-origin");
   c.header("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()");
   if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");

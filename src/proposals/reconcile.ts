@@ -12,7 +12,7 @@
  *   listings filter on it).
  */
 import type { Hex } from "viem";
-import { broadcast, failRejected, settleFromReceipt } from "./execute";
+import { broadcast, failRejected, settleFromReceipt, waitForReceipt } from "./execute";
 import { transition } from "./repo";
 import type { ProposalsDeps } from "./types";
 
@@ -25,7 +25,8 @@ export interface ReconcileReport {
   expired: number;
 }
 
-export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number } = {}): Promise<ReconcileReport> {
+/** `settleWaitMs`: after a re-broadcast, how long to wait for its receipt before moving on (start-up). */
+export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; settleWaitMs?: number } = {}): Promise<ReconcileReport> {
   const { db, clock, logger } = deps;
   const report: ReconcileReport = { executed: 0, failed: 0, rebroadcast: 0, pending: 0, interrupted: 0, expired: 0 };
   const now = clock.now();
@@ -72,6 +73,12 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number }
       } else {
         report.rebroadcast++;
         logger.info({ proposalId: p.id, txHash: hash, outcome: out.kind }, "re-broadcast a stored transaction");
+        const receipt = opts.settleWaitMs ? await waitForReceipt(chain, hash, opts.settleWaitMs) : null;
+        if (receipt) {
+          await settleFromReceipt(deps, p.id, receipt);
+          if (receipt.status === "success") report.executed++;
+          else report.failed++;
+        }
       }
     } catch (err) {
       logger.warn({ proposalId: p.id, err: (err as Error).message }, "reconcile: chain not readable; will retry");

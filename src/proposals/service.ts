@@ -24,7 +24,7 @@ export function createProposalsService(deps: ProposalsDeps) {
     confirm: (scope: OwnerScope, txId: string) => confirmProposal(deps, scope, txId),
     reject: (scope: OwnerScope, txId: string) => rejectProposal(deps, scope, txId),
     withdraw: (scope: OwnerScope, walletRef: string, req: WithdrawRequest) => withdraw(deps, scope, walletRef, req),
-    reconcile: (opts?: { minAgeMs?: number }) => reconcile(deps, opts),
+    reconcile: (opts?: { minAgeMs?: number; settleWaitMs?: number }) => reconcile(deps, opts),
     expireHeld: () => expireHeld(deps),
   };
 }

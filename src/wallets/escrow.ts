@@ -84,7 +84,7 @@ export function createEscrow(o: EscrowOptions): Escrow {
     async start() {
       if (o.base) {
         // Before serving: whatever a crash left `executing` is settled or re-broadcast first.
-        await proposals.reconcile().catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
+        await proposals.reconcile({ settleWaitMs: o.base.sandbox ? 5_000 : 0 }).catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
       } else {
         await proposals.expireHeld();
       }

@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: keys, playground, credits,
     expect(text).toContain("24 credits");
     expect(text).toMatch(/Operator adjustment: e2e/);
     expect(text).toMatch(/Top-ups are not enabled|Account code/);
-    await page.getByRole("link", { name: "Verification" }).first().click();
+    await page.getByRole("link", { name: "Verification", exact: true }).first().click();
     await page.waitForURL(/\/dashboard\/verifications\//);
     await page.goto(`${url}/dashboard/credits`);
     await shot(page, "credits");

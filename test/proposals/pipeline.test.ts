@@ -57,6 +57,8 @@ describe("autonomous execution", () => {
 
     const status = await t.json(await t.request("GET", `/api/v1/escrow-transactions/${p.txId}`, { key: a.apiKey }));
     expect(status.body).toEqual({ id: p.txId, status: "executed", verdict: "ALLOW", txHash: p.txHash, approvalUrl: null, explorerUrl: `http://arbiter.test/sandbox/explorer/tx/${p.txHash}` });
+    const explorer = await t.json(await t.request("GET", new URL(status.body.explorerUrl).pathname));
+    expect(explorer.body).toMatchObject({ hash: p.txHash, status: "success", from: w.address, to: USDC });
     const v = await t.json(await t.request("GET", `/api/v1/intent/${p.scanId}`, { key: a.apiKey }));
     expect(v.status).toBe(200);
     expect(v.body).toMatchObject({ id: p.scanId, verdict: "ALLOW", status: "COMPLETED" });

@@ -60,6 +60,11 @@ export async function startChain(config: Config, o: StartChainOptions): Promise<
   if (config.BASE_RPC_URL) {
     const tokens = new TokenRegistry(BASE_TOKENS);
     const probe = createEvmChain({ info: BASE_INFO, rpcUrl: config.BASE_RPC_URL, tokens, prices: fixedPrices("none", {}), batchExecutor: null, sandbox: false, explorerBaseUrl: null });
+    // Signatures carry the chain id (EIP-155), so a wrong RPC cannot misdirect funds; it would still show
+    // wrong balances and simulations, so refuse to start on one. An unreachable RPC is not fatal.
+    const chainId = await probe.client.getChainId().catch(() => null);
+    if (chainId !== null && chainId !== BASE_INFO.chainId) throw new Error(`BASE_RPC_URL answers chain id ${chainId}, not Base (${BASE_INFO.chainId})`);
+    if (chainId === null) o.logger?.warn({ rpc: "BASE_RPC_URL" }, "the Base RPC did not answer at start-up; escrow calls will fail until it does");
     const base = createEvmChain({
       info: BASE_INFO,
       rpcUrl: config.BASE_RPC_URL,

@@ -52,7 +52,8 @@ const claimBusy = () =>
   });
 
 export async function purchase(ctx: TopupContext, req: PurchaseRequest): Promise<PurchaseOutcome> {
-  const { settings: s, quote, resourceUrl } = req;
+  const s = ctx.settings;
+  const { quote, resourceUrl } = req;
   const failed = (code: string, detail: string) => paymentFailed(s, quote, resourceUrl, code, detail);
 
   if (req.payment.kind === "none") return paymentRequired(s, quote, resourceUrl);
@@ -136,7 +137,8 @@ async function acquire(ctx: TopupContext, req: PurchaseRequest, payload: Payment
 }
 
 async function settleHeld(ctx: TopupContext, held: HeldClaim, req: PurchaseRequest, payload: PaymentPayload, requirements: PaymentRequirements): Promise<PurchaseOutcome> {
-  const { settings: s, quote, resourceUrl } = req;
+  const s = ctx.settings;
+  const { quote, resourceUrl } = req;
   const auth = getEip3009Authorization(payload)!;
   const a = auth.authorization;
   const asset = requirements.asset as Address;

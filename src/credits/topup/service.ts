@@ -111,6 +111,11 @@ export function createTopupService(deps: TopupServiceDeps) {
       return row ? accountTerms(settings, row.topup_code) : null;
     },
 
+    /** Throws 503 topup_not_configured while top-ups are disabled. */
+    assertEnabled(): void {
+      requireCtx();
+    },
+
     /** Parses `usd` / `credits` (400 on bad values). */
     quote: (input: { usd?: string | null; credits?: string | null }): Quote => parseQuote(input, deps.limits),
     quoteForCredits: (credits: number): Quote => quoteForCredits(credits),

@@ -1,26 +1,32 @@
 import type { AssetChange, ProposalItem, Wallet } from "../escrow";
 import { Status, Time, Verdict } from "../views/components";
-import { short, usd } from "../views/format";
+import { usd } from "../views/format";
 
-/** One asset change of a simulation in plain words: "Sends 20 USDC ($20.00) to 0x1111…1111". */
-export function changeInWords(ch: AssetChange): string {
+/**
+ * One asset change of a simulation in plain words: "Sends 20 USDC ($20.00) to 0x1111…". The counterparty is
+ * shown in full: the owner checks it before confirming.
+ */
+export function changeInWords(ch: AssetChange): { verb: string; what: string; prep: string } {
   const value = ch.usdValue !== null && Number.isFinite(ch.usdValue) ? ` (${usd(ch.usdValue)})` : " (no USD price)";
-  const who = ch.counterparty ? short(ch.counterparty, 6, 4) : "an unknown address";
   const what = `${ch.amount} ${ch.symbol}${value}`;
-  if (ch.changeType === "approval_for_all") return `Lets ${who} move every ${ch.symbol} token it holds`;
-  if (ch.changeType === "approval") return ch.unlimited ? `Lets ${who} spend any amount of ${ch.symbol}` : `Lets ${who} spend up to ${what}`;
-  return ch.direction === "in" ? `Receives ${what} from ${who}` : `Sends ${what} to ${who}`;
+  if (ch.changeType === "approval_for_all") return { verb: "Lets", what: `every ${ch.symbol} token be moved`, prep: "by" };
+  if (ch.changeType === "approval") return ch.unlimited ? { verb: "Lets", what: `any amount of ${ch.symbol} be spent`, prep: "by" } : { verb: "Lets", what: `up to ${what} be spent`, prep: "by" };
+  return ch.direction === "in" ? { verb: "Receives", what, prep: "from" } : { verb: "Sends", what, prep: "to" };
 }
 
 export function ChangeList(p: { changes: AssetChange[] }) {
   if (!p.changes.length) return <p class="muted">The simulation found no asset changes.</p>;
   return (
     <ul class="changes">
-      {p.changes.map((ch) => (
-        <li class={ch.direction === "in" ? "in" : "out"}>
-          <span aria-hidden="true">{ch.direction === "in" ? "↓" : "↑"}</span> {changeInWords(ch)}
-        </li>
-      ))}
+      {p.changes.map((ch) => {
+        const w = changeInWords(ch);
+        return (
+          <li class={ch.direction === "in" ? "in" : "out"}>
+            <span aria-hidden="true">{ch.direction === "in" ? "↓" : "↑"}</span> {w.verb} <strong>{w.what}</strong> {w.prep}{" "}
+            <code class="addr">{ch.counterparty || "an unknown address"}</code>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -15,7 +15,7 @@ export interface RenderOptions {
 export function render(c: DashboardContext, o: RenderOptions, body: Child): Response | Promise<Response> {
   const session = c.get("session");
   return c.html(
-    <Page title={o.title} session={session} active={o.active} pending={o.pending}>
+    <Page title={o.title} session={session} active={o.active} pending={o.pending ?? c.get("pending")}>
       {body}
     </Page>,
     o.status ?? 200,

@@ -16,6 +16,8 @@ type Ctx = Record<string, unknown> | null;
 const VERB_ACTS: Array<[RegExp, Activity, "buy" | "sell" | null]> = [
   [/^(?:market[- ])?(?:buy|long|go long|open (?:a )?long|bid)\b/i, "order", "buy"],
   [/^(?:market[- ])?(?:sell|short|go short|open (?:a )?short|close|exit|ask)\b/i, "order", "sell"],
+  [/^open\s+(?:a|an)\s+(?=(?:[\w$.,-]+\s+){0,4}long\b)/i, "order", "buy"],
+  [/^open\s+(?:a|an)\s+(?=(?:[\w$.,-]+\s+){0,4}short\b)/i, "order", "sell"],
   [/^(?:place|submit|post)\s+(?:a\s+)?(?:limit\s+|market\s+)?(?:buy|bid)\b/i, "order", "buy"],
   [/^(?:place|submit|post)\s+(?:a\s+)?(?:limit\s+|market\s+)?(?:sell|ask)\b/i, "order", "sell"],
   [/^(?:swap|convert|exchange|trade)\b/i, "swap", null],
@@ -33,6 +35,20 @@ const VERB_ACTS: Array<[RegExp, Activity, "buy" | "sell" | null]> = [
   [/^cancel\b/i, "cancel", null],
   [/^(?:set|change|increase|raise|lower|reduce)\s+(?:the\s+)?(?:\w+\s+)?leverage\b/i, "leverage", null],
 ];
+
+/** Venues that live on one chain, so naming the venue names the chain. */
+const VENUE_CHAIN: Record<string, string> = {
+  hyperliquid: "hyperliquid",
+  polymarket: "polygon",
+  jupiter: "solana",
+  raydium: "solana",
+  orca: "solana",
+  drift: "solana",
+  kamino: "solana",
+  marginfi: "solana",
+  ekubo: "starknet",
+  avnu: "starknet",
+};
 
 const ACTION_FILLER = new Set(
   "a an the of on at for to from in into with via using through my our your this that it its please now then and or perp perps perpetual perpetuals spot shares share contracts position market order orders limit worth of token tokens coins funds".split(
@@ -63,7 +79,7 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
   const chains: string[] = [];
   scan(c, /\b(?:on|from|to)\s+(ethereum|mainnet|base|arbitrum|optimism|polygon|solana|starknet|avalanche|bsc)\b/gi, (m) => void chains.push(CHAINS[m[1].toLowerCase()]));
   v.venue = venues[0] ?? null;
-  v.chain = chains[chains.length - 1] ?? (v.venue === "hyperliquid" ? "hyperliquid" : v.venue === "polymarket" ? "polygon" : null);
+  v.chain = chains[chains.length - 1] ?? (v.venue ? (VENUE_CHAIN[v.venue] ?? null) : null);
   // Amount and asset: "0.5 ETH", "1,000 USDC", "$500 of ETH", "800 YES shares".
   let size = null as number | null;
   let asset = null as string | null;
@@ -81,15 +97,15 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
     size = parseNumber(m[1], m[2]);
     asset = sym;
   });
-  scan(c, /\$\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m)?\b(?:\s+(?:of|worth of|in)\s+([A-Za-z][A-Za-z0-9]{1,9}))?/gi, (m) => {
+  scan(c, /\$\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|m)\b)?(?:\s+(?:of|worth of|in)\s+([A-Za-z][A-Za-z0-9]{1,9}))?/gi, (m) => {
     if (activity !== "order" || size !== null || usdAmount !== null || /\bat\s*$/i.test(text.slice(0, m.index))) return false;
     usdAmount = parseNumber(m[1], m[2]);
     asset = m[3] ? asSymbol(m[3]) : asset;
   });
   let price = null as number | null;
   let atMarket = false as boolean;
-  scan(c, /\b(?:at|@)\s+(?:a\s+)?(?:limit\s+(?:price\s+)?(?:of\s+)?)?\$?(\d[\d,]*(?:\.\d+)?)\b|@\s?\$?(\d[\d,]*(?:\.\d+)?)/gi, (m) => {
-    price = parseNumber(m[1] ?? m[2]);
+  scan(c, /\b(?:at|@)\s+(?:a\s+)?(?:limit\s+(?:price\s+)?(?:of\s+)?)?\$?(\d[\d,]*(?:\.\d+)?)\b(?:\s+limit\b)?|@\s?\$?(\d[\d,]*(?:\.\d+)?)|\b(?:with\s+)?(?:a\s+)?limit(?:\s+price)?\s+(?:of\s+|at\s+)?\$?(\d[\d,]*(?:\.\d+)?)\b/gi, (m) => {
+    price = parseNumber(m[1] ?? m[2] ?? m[3]);
   });
   scan(c, /\bat\s+(?:the\s+)?market(?:\s+price)?\b|\bmarket[- ](?:buy|sell|order)\b|^\s*market\b/gi, () => {
     atMarket = true;
@@ -102,9 +118,12 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
   const reduceOnly = /\breduce[- ]only\b/i.test(text) || /^\s*(?:close|exit)\b/i.test(text);
   scan(c, /\breduce[- ]only\b/gi, () => undefined);
   let marketType = (prediction ? "prediction" : null) as OrderView["marketType"];
-  scan(c, /\b(perps?|perpetuals?|spot)\b/gi, (m) => {
-    marketType = m[1].toLowerCase() === "spot" ? "spot" : "perp";
+  scan(c, /\b(perps?|perpetuals?|spot)\b|(?<=[A-Za-z])-(perp)\b/gi, (m) => {
+    marketType = (m[1] ?? m[2]).toLowerCase() === "spot" ? "spot" : "perp";
   });
+  // Going long or short is a derivatives position; a plain "buy" could be spot.
+  if (!marketType && /^\s*(?:market[- ])?(?:long|short|go long|go short|open (?:a|an)\b)/i.test(text) && v.venue !== "polymarket") marketType = "perp";
+  scan(c, /\b(?:long|short)\b/gi, () => activity === "order");
   if (!marketType && v.venue === "hyperliquid") marketType = null;
   let question = null as string | null;
   scan(c, /§q(\d+)/g, (m) => {
@@ -126,6 +145,8 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
     v.gaps.push("the action moves an unspecified amount (\"all\")");
     v.warnings.push("moves all funds");
   });
+  let leverage = null as number | null;
+  if (activity === "leverage") scan(c, /\b(?:to\s+)?(\d+(?:\.\d+)?)\s*x\b/gi, (m) => void (leverage = Number(m[1])));
   const left = leftoverWords(c)
     .map((w) => restore(w, refs))
     .filter((w) => !ACTION_FILLER.has(w.toLowerCase()));
@@ -164,6 +185,12 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
     v.swap = { sellAsset: asset, sellAmount: size, sellUsd: size !== null && mark !== null ? size * mark : null, buyAsset, buyMin: null, buyUsdMin: null, slippageBps: null, recipient: recipients[0] ?? null };
   } else {
     v.moves = [{ asset, amount: size, usd: size !== null && mark !== null ? size * mark : null, to: recipients[0] ?? null }];
+  }
+  if (activity === "leverage") {
+    v.orders = [];
+    v.moves = [];
+    v.leverage = leverage !== null ? { asset, value: leverage } : null;
+    if (leverage === null) v.gaps.push("the new leverage is not stated");
   }
   v.assets = [asset, buyAsset].filter((x): x is string => !!x && !(prediction && x === asset));
   v.recipients = recipients;

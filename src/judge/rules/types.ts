@@ -57,6 +57,7 @@ export type ListDim =
   | "chain"
   | "host"
   | "market" // a prediction market question
+  | "outcome" // a prediction market outcome ("Yes")
   | "topic" // a loose market category ("US politics markets")
   | "contract" // the contract an EVM call goes to (a router named in the rules)
   | "marketType" // perp | spot | prediction
@@ -77,6 +78,8 @@ export type Constraint =
       refs?: string[];
       /** Activities the list applies to; empty = every action. */
       activities: Activity[];
+      /** From "trade/buy X": a swap's stablecoin side is the implicit quote currency, not a traded asset. */
+      quoteImplicit?: boolean;
     })
   | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string })
   | (Base & {
@@ -96,6 +99,8 @@ export type Constraint =
   | (Base & { kind: "no_leverage_increase" })
   | (Base & { kind: "side"; allowed: "long" | "short" })
   | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" })
+  /** "Reduce-only exits are always allowed": closing orders are exempt from order caps and shape rules. */
+  | (Base & { kind: "exits_allowed" })
   | (Base & {
       kind: "order_type";
       /** Allowed order types/TIFs (lower-case: limit, market, trigger, gtc, ioc, alo, fok, fak, gtd). Empty = any. */
@@ -176,6 +181,8 @@ export interface ActionView {
   /** Addresses credited with a position (Aave onBehalfOf) or receiving output. */
   beneficiaries: string[];
   hosts: string[];
+  /** Total USD at stake according to the adapter, when it gave no per-item figures. */
+  notionalUsd: number | null;
   /** EVM contracts the action calls (empty when not an EVM call). */
   contracts: string[];
   /** Facts the view could not establish (e.g. "the price of SOL"); each makes an ALLOW impossible. */

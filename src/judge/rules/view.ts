@@ -28,6 +28,7 @@ export function emptyView(source: ActionView["source"], summary: string): Action
     recipients: [],
     beneficiaries: [],
     hosts: [],
+    notionalUsd: null,
     contracts: [],
     gaps: [],
     warnings: [],
@@ -66,7 +67,9 @@ export function activitiesOf(family: string, type: string | null, f?: Partial<Fa
       return ["stake"];
     }
     case "vault": {
-      const entering = /supply|deposit|mint|stake/.test(t) || (/vaulttransfer/.test(t) && !!f?.transfers?.some((x) => !x.internal));
+      const entering = /supply|deposit|mint|stake|add|join|enter|lock/.test(t) || (/vaulttransfer/.test(t) && !!f?.transfers?.some((x) => !x.internal));
+      const leaving = /withdraw|redeem|remove|exit|burn|unlock/.test(t) || /vaulttransfer/.test(t);
+      if (!entering && !leaving) return ["unknown"];
       if (f?.venue === "aave" || f?.venue === "morpho" || /supply/.test(t)) return [entering ? "supply" : "redeem"];
       return [entering ? "vault_deposit" : "vault_withdraw"];
     }
@@ -178,6 +181,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   if (v.activities.includes("vault_deposit") && typeof d.receiver === "string") v.beneficiaries.push(d.receiver);
   v.hosts = [...new Set([...urlsIn(d), ...urlsIn(action)])];
   v.contracts = contractsOf(f, action);
+  v.notionalUsd = f.notionalUsd;
   v.warnings = f.warnings.slice();
   return v;
 }

@@ -126,7 +126,7 @@ export const CHAIN_IDS: Record<string, string> = {
 export const FILLER = new Set(
   (
     "a an the and or to of on in at for with via through from into onto by as is are be been being it its this that " +
-    "these those our my your their his her we you i me us they them he she agent agents bot bots assistant may can " +
+    "these those our my your their his her we you i me us he she agent agents bot bots assistant may can " +
     "allowed permitted please must should shall will always each every any all single per one either both also " +
     "here there using use used trading trader funds fund money capital positions position order orders trade trades " +
     "market markets outcome outcomes side sides whole entire total value amount amounts size notional worth equivalent " +
@@ -139,7 +139,8 @@ export const FILLER = new Set(
     "grant grants granting give giving issue issuing sign signing create creating make making execute executing " +
     "perform performing submit submitting change changes changing modify modifying alter update updating edit " +
     "touch hosted output sent back either listed settings setting place placing open opening behalf anything everything " +
-    "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites"
+    "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites keep stay remain mode fine " +
+    "sizes notionals values cross isolated spending go goes delivered routed credited actions action activities operations"
   ).split(/\s+/),
 );
 
@@ -150,9 +151,26 @@ export const FILLER = new Set(
 export const RECIPIENT_WORDS =
   /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract)\b/gi;
 
+/**
+ * Market categories for "sports markets only": a question that names one of these words clearly belongs to the
+ * category; anything else is left to a human (a Fed rate decision is not obviously "politics").
+ */
+export const TOPICS: Record<string, RegExp> = {
+  sports:
+    /\b(?:nba|nfl|nhl|mlb|mls|ufc|f1|formula 1|fifa|uefa|world cup|super bowl|stanley cup|world series|olympics?|premier league|champions league|la liga|serie a|bundesliga|wimbledon|us open|grand slam|masters|finals?|playoffs?|championship|mvp|match|game|tournament|lakers|celtics|warriors|knicks|yankees|dodgers|chiefs|eagles|real madrid|barcelona|soccer|football|basketball|baseball|hockey|tennis|golf|boxing|cricket|rugby)\b/i,
+  politics:
+    /\b(?:election|elected|president(?:ial)?|senate|senator|congress|house of representatives|governor|mayor|parliament|prime minister|primary|nominee|nomination|democrat(?:ic)?s?|republicans?|gop|vote|ballot|impeach\w*|cabinet|supreme court|white house|trump|biden|harris|vance|newsom|desantis)\b/i,
+  crypto: /\b(?:bitcoin|btc|ethereum|eth|solana|sol|crypto(?:currency)?|token|stablecoin|etf|coinbase|binance|halving|memecoin|defi|nft)\b/i,
+  economics: /\b(?:fed|fomc|interest rates?|rate (?:cut|hike)|inflation|cpi|gdp|recession|unemployment|jobs report|treasury yields?)\b/i,
+  weather: /\b(?:temperature|rain|snow|hurricane|storm|weather|heat ?wave|degrees)\b/i,
+};
+
+/** Words that narrow a category to the US ("US politics"). */
+export const US_WORDS = /\b(?:us|u\.s\.|united states|american?|president(?:ial)?|senate|congress|house|governor|supreme court|white house|trump|biden|harris|vance|newsom|desantis|democrat(?:ic)?s?|republicans?|gop)\b/i;
+
 /** The leading label of an intent ("Treasury agent.", "Polymarket bets:") ends with one of these nouns. */
 export const ROLE_NOUNS = new Set(
-  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy rules bets trading payouts operator manager keeper service bettor lender borrower payer market-maker allocator rebalancer".split(
+  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy bets trading payouts operator manager keeper service bettor lender borrower payer buyer seller client consumer market-maker allocator rebalancer payroll".split(
     " ",
   ),
 );

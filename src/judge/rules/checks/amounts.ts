@@ -52,8 +52,15 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
       items.push({ what: `the ${m.amount ?? "?"} ${m.asset ?? "?"} moved`, value: v === null || Number.isNaN(v) ? null : v, atMark: false });
     } else if (m.asset === unit || (stableUnit && m.asset && USD_STABLES.has(m.asset))) items.push({ what: `the ${m.asset} amount`, value: m.amount, atMark: false });
   }
+  // The adapter gave only a total (a margin top-up, a vault move): measure that rather than nothing.
+  if (items.length === 0 && view.notionalUsd !== null && isUsd && view.activities.some((a) => VALUE_MOVING.includes(a)))
+    items.push({ what: "the action's value", value: view.notionalUsd, atMark: false });
+  else if (items.length === 0 && view.activities.some((a) => VALUE_MOVING.includes(a)))
+    items.push({ what: "the amount this action moves", value: null, atMark: false });
   return items;
 }
+
+const VALUE_MOVING: Activity[] = ["transfer", "withdrawal", "payment", "bridge", "vault_deposit", "supply", "stake", "delegate", "swap", "order", "margin", "borrow"];
 
 const fmtQ = (v: number, q: Quantity): string => qty(v, q.unit);
 

@@ -11,9 +11,14 @@ type Ctx = Record<string, unknown> | null;
 
 export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitted: Activity[]): Finding[] {
   const out: Finding[] = [...checkScope(view, cs, permitted)];
+  // "Reduce-only exits are always allowed": order rules then bind only the orders that open or add.
+  const orderView = cs.some((c) => c.kind === "exits_allowed") ? { ...view, orders: view.orders.filter((o) => !o.reduceOnly) } : view;
+  const onlyExits = view.orders.length > 0 && orderView.orders.length === 0 && view.activities.every((a) => a === "order" || a === "cancel");
   for (const c of cs) {
+    if (onlyExits && c.kind !== "forbid" && c.kind !== "allow" && c.kind !== "deny") continue;
     switch (c.kind) {
       case "permit":
+      case "exits_allowed":
         break;
       case "forbid":
         out.push(...checkForbid(view, c));
@@ -26,26 +31,26 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkBeneficiary(c, view));
         break;
       case "cap":
-        out.push(...checkCap(c, view, ctx));
+        out.push(...checkCap(c, orderView, ctx));
         break;
       case "escalate_above":
-        out.push(...checkEscalateAbove(c, view, ctx));
+        out.push(...checkEscalateAbove(c, orderView, ctx));
         break;
       case "leverage_cap":
       case "no_leverage_increase":
-        out.push(...checkLeverage(c, view, ctx));
+        out.push(...checkLeverage(c, orderView, ctx));
         break;
       case "slippage_cap":
         out.push(...checkSlippage(c, view));
         break;
       case "side":
-        out.push(...checkSide(c, view, ctx));
+        out.push(...checkSide(c, orderView, ctx));
         break;
       case "reduce_only":
-        out.push(...checkReduceOnly(c, view));
+        out.push(...checkReduceOnly(c, orderView));
         break;
       case "order_type":
-        out.push(...checkOrderType(c, view));
+        out.push(...checkOrderType(c, orderView));
         break;
       case "approval_exact":
         out.push(...checkApprovalExact(c, view, ctx));

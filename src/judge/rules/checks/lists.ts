@@ -5,7 +5,7 @@
  */
 import type { Activity, ActionView, Constraint, Finding, ListDim } from "../types";
 import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
-import { DISPUTED_STABLES, USD_STABLES } from "../vocab";
+import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
 
 type Ctx = Record<string, unknown> | null;
 type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
@@ -18,7 +18,7 @@ function applies(c: { activities: Activity[] }, view: ActionView): Activity[] {
 }
 
 /** The values of one dimension the action shows, for the activities in play; null entries are unknown. */
-function valuesOf(dim: ListDim, view: ActionView, acts: Activity[]): Array<string | null> | "n/a" {
+function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false): Array<string | null> | "n/a" {
   switch (dim) {
     case "asset": {
       if (acts.every((a) => a === "cancel")) return "n/a";
@@ -26,7 +26,11 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[]): Array<strin
       if (view.orders.length && nonPrediction.length === 0 && !view.swap && !view.moves.length) return "n/a";
       const vals: Array<string | null> = [];
       if (acts.includes("order")) vals.push(...nonPrediction.map((o) => o.asset));
-      if (view.swap && acts.some((a) => a === "swap" || a === "wrap" || a === "unwrap")) vals.push(view.swap.sellAsset, view.swap.buyAsset);
+      if (view.swap && acts.some((a) => a === "swap" || a === "wrap" || a === "unwrap")) {
+        const sides = [view.swap.sellAsset, view.swap.buyAsset];
+        // "Buy SOL": paying with a stablecoin is the quote side, not a second traded asset.
+        vals.push(...(quoteImplicit && sides.some((x) => x && !USD_STABLES.has(x)) ? sides.filter((x) => !x || !USD_STABLES.has(x)) : sides));
+      }
       if (acts.some((a) => a !== "order" && a !== "swap")) vals.push(...view.moves.map((m) => m.asset));
       if (acts.includes("approval")) vals.push(...view.approvals.map((a) => a.token));
       if (acts.includes("leverage") && view.leverage) vals.push(view.leverage.asset);
@@ -51,6 +55,10 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[]): Array<strin
       if (!view.orders.length) return "n/a";
       return preds.length ? preds.map((o) => o.question ?? null) : view.orders.map(() => null);
     }
+    case "outcome": {
+      const preds = view.orders.filter((o) => o.marketType === "prediction");
+      return preds.length ? preds.map((o) => o.asset) : "n/a";
+    }
     case "marketType":
       return view.orders.length ? view.orders.map((o) => o.marketType) : "n/a";
     case "recipient": {
@@ -73,6 +81,18 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[]): Array<strin
       if (!view.chainId || !/^\d+$/.test(view.chainId)) return "n/a";
       return view.contracts.length ? view.contracts : [null];
   }
+}
+
+/** "sports" / "US politics" against a market question, via the category word lists. */
+function topicMatch(topic: string, question: string): boolean {
+  const words = topic.split(" ").filter((w) => !/^(?:the|markets?|events?|related|only)$/.test(w));
+  if (words.length === 0) return false;
+  return words.every((w) => {
+    if (w === "us" || w === "american" || w === "usa") return US_WORDS.test(question);
+    const cat = TOPICS[w] ?? TOPICS[w.replace(/s$/, "")] ?? TOPICS[`${w}s`];
+    if (cat) return cat.test(question);
+    return new RegExp(`\\b${w.replace(/[^a-z0-9]/g, "")}\\b`, "i").test(question);
+  });
 }
 
 const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
@@ -117,7 +137,7 @@ function matches(dim: ListDim, value: string, set: Set<string>): boolean {
   }
   if (dim === "topic") {
     const q = ` ${norm(value)} `;
-    return [...set].some((t) => t.split(" ").every((w) => q.includes(` ${w} `)));
+    return [...set].some((t) => t.split(" ").every((w) => q.includes(` ${w} `)) || topicMatch(t, value));
   }
   return set.has(norm(value));
 }
@@ -131,6 +151,7 @@ const DIM_LABEL: Record<ListDim, string> = {
   host: "host",
   market: "market",
   topic: "market",
+  outcome: "outcome",
   marketType: "market type",
   assetClass: "asset",
   contract: "contract",
@@ -140,7 +161,7 @@ export function checkList(c: ListC, view: ActionView, ctx: Ctx): Finding[] {
   const acts = applies(c, view);
   if (acts.length === 0) return [];
   if (c.dim === "assetClass") return checkStable(c, view);
-  const vals = valuesOf(c.dim, view, acts);
+  const vals = valuesOf(c.dim, view, acts, !!c.quoteImplicit);
   if (vals === "n/a") return [];
   const missing: string[] = [];
   const set = allowedSet(c, ctx, missing);

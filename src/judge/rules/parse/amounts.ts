@@ -11,7 +11,7 @@ import { add, asSymbol, type ParseState } from "./state";
 const NUM = String.raw`(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
 const MULT = String.raw`(?:k|m|mm|bn|thousand|million)`;
 const AMOUNT_RE = new RegExp(
-  String.raw`(?:US)?\$\s?(${NUM})\s?(${MULT})?\b(?:\s?(?:usd|dollars?)\b)?|\b(${NUM})\s?(${MULT})?\s?(usd|dollars?|bucks|[A-Za-z][A-Za-z0-9]{1,9})\b(?!\.\w)`,
+  String.raw`(?:US)?\$\s?(${NUM})(?:\s?(${MULT})\b)?(?:\s?(?:usd|dollars?)\b)?|\b(${NUM})\s?(${MULT})?\s?(usd|dollars?|bucks|[A-Za-z][A-Za-z0-9]{1,9})\b(?!\.\w)`,
   "gi",
 );
 
@@ -23,7 +23,7 @@ const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
 
 export const ESCALATE_RE =
-  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|cfo's|team's)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b/gi;
+  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|cfo's|team's)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b/gi;
 
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
@@ -39,7 +39,7 @@ const SCOPES: Array<[CapScope, RegExp]> = [
   ["transfer", /\b(?:payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|bills?)\b/i],
   ["any", /\b(?:transactions?|txs?|actions?|operations?|times?)\b/i],
 ];
-const BOUNDARY = /[,;:()]|\band\b(?=\s+(?:max|at most|up to|no more|never|do not|don't|only|you|a |an |the |each|every|any|per|total))/gi;
+const BOUNDARY = /[,;()]|\band\b(?=\s+(?:max|at most|up to|no more|never|do not|don't|only|you|a |an |the |each|every|any|per|total))/gi;
 
 interface Amount {
   start: number;
@@ -62,6 +62,10 @@ function readAmounts(c: Clause): Amount[] {
     const unitWord = m[5];
     const v = parseNumber(m[3], m[4]);
     if (v === null) continue;
+    if (/^cents?$/i.test(unitWord)) {
+      out.push({ start: m.index, end: m.index + m[0].length, q: { value: v / 100, unit: "USD" }, raw: m[0] });
+      continue;
+    }
     const unit = /^(usd|dollars?|bucks)$/i.test(unitWord) ? "USD" : asSymbol(unitWord);
     if (!unit) {
       // "2 orders": the number is not money; retry right after the number.
@@ -113,7 +117,7 @@ const take = (c: Clause, m: RegExpExecArray | null): void => {
 /** Leverage caps ("Leverage at most 5x", "max 3x leverage"), bans on changing it, and "no leverage". */
 export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
   if (!/leverage|\d\s*x\b/i.test(c.text)) return;
-  scan(c, /\b(?:never|do not|don't|must not|no|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:change|changes|changing|modify|modifying|adjust|adjusting|update|updating|alter|altering|touch|touching|set|setting|edit|editing)\s+(?:the\s+|any\s+|account\s+)?leverage(?:\s+settings?)?(?:\s+(?:on|for)\s+any\s+(?:market|asset|position))?\b|\bno\s+leverage\s+(?:changes?|adjustments?|updates?|modifications?)\b|\bleave\s+(?:the\s+)?leverage\s+(?:settings?\s+)?(?:as it is|as is|unchanged|alone)\b|\bleverage\s+(?:settings?\s+)?(?:must|should)\s+(?:not\s+change|stay\s+(?:unchanged|the same|as is))\b/gi, () => {
+  scan(c, /\b(?:never|do not|don't|must not|no|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:change|changes|changing|modify|modifying|adjust|adjusting|update|updating|alter|altering|touch|touching|set|setting|edit|editing)\s+(?:the\s+|any\s+|account\s+)?leverage(?:\s+settings?)?(?:\s+(?:on|for)\s+any\s+(?:market|asset|position))?\b|\bno\s+leverage\s+(?:changes?|adjustments?|updates?|modifications?)\b|\bleverage\s+(?:changes?|adjustments?|updates?|modifications?)\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|banned|disallowed)\b|\bleave\s+(?:the\s+)?leverage\s+(?:settings?\s+)?(?:as it is|as is|unchanged|alone)\b|\bleverage\s+(?:settings?\s+)?(?:must|should)\s+(?:not\s+change|stay\s+(?:unchanged|the same|as is))\b/gi, () => {
     add(st, { kind: "forbid", activities: ["leverage"], label: "changing leverage", rule });
   });
   scan(c, /\b(?:never|do not|don't|must not|not|cannot|should not)\s+(?:increase|raise|bump|add)\s+(?:the\s+)?leverage\b|\bno\s+leverage\s+increases?\b/gi, () => {
@@ -145,7 +149,7 @@ export function parseSlippage(c: Clause, st: ParseState, rule: string): void {
     figures.push(/^b/i.test(m[2]) ? n : n * 100);
   });
   if (figures.length === 0) return;
-  scan(c, /\b(?:below|under|beneath|from|versus|vs|relative to)\s+(?:the\s+)?(?:expected|fair|quoted|market|oracle|current|mark|spot|context|reference)?\s*(?:value|price|prices|amount|output|quote|rate)?(?:\s+(?:at|from|using|per|based on|implied by)\s+(?:the\s+)?(?:context|market|oracle|current|mark|spot|reference)\s+(?:prices?|values?|rates?|quotes?))?/gi, () => undefined);
+  scan(c, /\b(?:below|under|beneath|from|versus|vs|relative to|of)\s+(?:the\s+)?(?:expected|fair|quoted|market|oracle|current|mark|spot|context|reference)?\s*(?:value|price|prices|amount|output|quote|rate)?(?:\s+(?:at|from|using|per|based on|implied by)\s+(?:the\s+)?(?:context|market|oracle|current|mark|spot|reference)\s+(?:prices?|values?|rates?|quotes?))?/gi, () => undefined);
   scan(c, /\b(?:max(?:imum)?|at most|no more than|not more than|up to|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of)?|under|below|within|less than|not (?:to )?exceed|must not exceed|or less|tolerance(?: of)?|set to|of)\b/gi, () => undefined);
   scan(c, /\b(?:slippage|price impact)(?:\s+tolerance)?\b/gi, () => undefined);
   scan(c, minOut, () => undefined);
@@ -190,7 +194,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (!cap) postCap = firstIn(c, /\s*(?:[A-Za-z']+\s+){0,3}?(?:max(?:imum)?|cap|limit|or less|or below|or under|at most|tops|ceiling|budget|allowance|quota)\b/y, a.end, postEnd);
     const budget = findIn(c, /\b(?:budget|allowance|spending limit|spend limit|quota|limit)\b/gi, preStart, postEnd);
     // "max 2 WETH or 7,000 USDC": the second amount of an "or" pair shares the first one's cap word.
-    const pairedWithPrev = i > 0 && /^\s*(?:or|and|\/)\s*$/.test(c.text.slice(amounts[i - 1].end, a.start));
+    const pairedWithPrev = i > 0 && /^\s*\(?\s*(?:or|and|\/)\s*$/.test(c.text.slice(amounts[i - 1].end, a.start));
     let inherited = pairedWithPrev && groupWords[i - 1]?.cap ? groupWords[i - 1] : null;
     // "Max $0.50 per request and $20.00 total per day": a later amount with its own period or scope word
     // continues the list the clause's cap word started.
@@ -207,7 +211,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     const found = periodOf(c, preStart, postEnd);
     const pm = found.m;
     let period = found.period;
-    const scopeText = c.text.slice(preStart, postEnd);
+    // "Max 1 WETH (or 3,000 USDC) per swap": the scope may follow the closing parenthesis.
+    const scopeEnd = pairedWithPrev && c.text[postEnd] === ")" ? Math.min(c.text.length, postEnd + 30) : postEnd;
+    const scopeText = c.text.slice(preStart, scopeEnd);
     let scope: CapScope = "any";
     for (const [s, re] of SCOPES) {
       if (re.test(scopeText)) {
@@ -228,7 +234,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     }
     const subjectM = SUBJECT_RE.exec(scopeText);
     let subject = subjectM ? subjectM[1].toLowerCase() : undefined;
-    if (subject && /position/.test(subject) && period === "action") period = "total";
+    if (subject && /position|stak|delegat/.test(subject) && period === "action") period = "total";
     if (period === "day" || period === "week" || period === "month") subject = subject ?? "spent";
     const sideIn = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     const strict = STRICT.test(capWord) && !/\bat or\b/i.test(capWord);
@@ -250,7 +256,11 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, rule });
     }
     if (sideIn) scan(c, /\bin\b/gi, (m) => m.index >= a.end && m.index < postEnd);
-    if (subjectM) scan(c, new RegExp(`\\b${subjectM[1]}\\b`, "gi"), (m) => m.index >= preStart && m.index < postEnd);
+    scan(c, /\b(?:or less|or lower|or below|or under|and below|at most|maximum|max)\b/gi, (m) => m.index >= a.end && m.index < postEnd);
+    // "per transfer", "each order's", "in one trade": the cap's scope, not a permission to transfer or trade.
+    scan(c, /\b(?:per|each|every|any|a|one|a single|any single|in one|in a single|on a single|on any)\s+(?:single\s+)?(?:orders?|trades?|bets?|wagers?|fills?|entr(?:y|ies)|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|actions?|operations?|positions?|purchases?)(?:['’]s)?\b|\b(?:orders?|trades?|bets?|swaps?|payments?|transfers?|withdrawals?|transactions?)\s+(?=(?:must|should|can|may|cannot|can't|over|above|of|larger|bigger|under|below|exceeding|at most|up to)\b)/gi, (m) => m.index >= preStart && m.index < postEnd);
+    // Subject words are consumed, except verbs ("Stake up to 500 HYPE") that the permission reader needs.
+    if (subjectM && !/^(?:stake|spend)$/i.test(subjectM[1])) scan(c, new RegExp(`\\b${subjectM[1]}\\b`, "gi"), (m) => m.index >= preStart && m.index < postEnd);
     groupWords.push({ cap: cap ?? postCap ?? inherited?.cap ?? null, period, scope });
   }
   // The negation inside "no more than" / "must not exceed" belongs to the cap; consume stray helper words.

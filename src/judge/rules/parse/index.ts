@@ -10,7 +10,7 @@ import { RECIPIENT_WORDS, ROLE_NOUNS } from "../vocab";
 import { parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { newState, uniq, type ParseState } from "./state";
-import { parseApprovalShape, parseOrderType, parseReduceOnly, parseSide } from "./trading";
+import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -24,7 +24,7 @@ export interface ParsedIntent {
 }
 
 const LABEL_DANGER =
-  /\b(?:never|not|no|only|except|unless|max|maximum|min|minimum|limit|limits|if|when|while|until|after|before|above|below|under|over|must|may|can|should|don't|do|allowed|permitted|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves)\b|\$|%|(?<![A-Za-z§]|§[a-z])\d/i;
+  /\b(?:never|not|no|none|nothing|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?)\b|\$|%|(?<![\w§])\d/i;
 
 function labelPrefixEnd(text: string): number {
   const colon = text.indexOf(":");
@@ -50,6 +50,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
   parseSide(c, st, rule);
+  parseProtective(c);
   parseReduceOnly(c, st, rule);
   parseOrderType(c, st, rule, sentence);
   parseAmounts(c, st, rule);
@@ -84,7 +85,9 @@ export function parseIntent(intent: string): ParsedIntent {
 function parseUncached(intent: string): ParsedIntent {
   const st = newState(intent);
   const refs = newRefs();
-  const sentences = splitSentences(protect(intent, refs));
+  // On prediction markets a "stake" is the amount bet, not staking.
+  const text = st.prediction && !/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent;
+  const sentences = splitSentences(protect(text, refs));
   for (const s of sentences) {
     const rule = restore(s, refs);
     const clauses = splitClauses(s).map((t) => makeClause(t, rule, refs));
@@ -102,6 +105,10 @@ function parseUncached(intent: string): ParsedIntent {
       for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
     const left = uniq(clauses.flatMap((c) => unexplained(c).map((w) => restore(w, refs))));
     if (left.length) st.unknown.push(`Not understood: "${rule}" (unrecognised: ${left.slice(0, 6).join(", ")}).`);
+  }
+  for (const r of st.reinforce) {
+    const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
+    if (!has) st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
   const permits = st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : []));
   return {

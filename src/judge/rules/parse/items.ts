@@ -13,6 +13,7 @@ export interface Items {
   chains: string[];
   hosts: string[];
   markets: string[];
+  outcomes: string[];
   recipients: string[];
   beneficiaries: string[];
   contracts: string[];
@@ -34,6 +35,7 @@ export function emptyItems(): Items {
     chains: [],
     hosts: [],
     markets: [],
+    outcomes: [],
     recipients: [],
     beneficiaries: [],
     contracts: [],
@@ -97,6 +99,10 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   scan(c, VENUE_RE, (m) => push(it.venues, VENUES[m[1].toLowerCase()]));
   scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
   scan(c, /§h(\d+)/g, (m) => push(it.hosts, c.refs.hosts[Number(m[1])]));
+  scan(c, /\b(?:the\s+)?outcomes?\s+§q(\d+)(?:\s+(?:or|and)\s+§q(\d+))?/gi, (m) => {
+    push(it.outcomes, c.refs.quotes[Number(m[1])]);
+    if (m[2]) push(it.outcomes, c.refs.quotes[Number(m[2])]);
+  });
   scan(c, /§q(\d+)/g, (m) => push(it.markets, c.refs.quotes[Number(m[1])]));
   scan(c, /§c(\d+)/g, (m) => {
     const ref = c.refs.ctx[Number(m[1])];
@@ -128,6 +134,15 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     const after = /^\s*\(([^()§]{1,40})\)/.exec(t.slice(m.index + m[0].length));
     if (after) for (const n of after[1].toLowerCase().split(/\s+/)) if (n) st.names.set(n, addr);
     consume(c, nameStart, m.index + m[0].length + (after ? after[0].length : 0));
+  });
+  // "withdraw to it", "for this address": the owner's own wallet named in the label, when there is one.
+  scan(c, /\b(to|into|for|back to|on behalf of)\s+(?:it|itself|this (?:address|wallet|account|safe|vault)|the same (?:address|wallet|account)|ourselves|us|them|they)\b/gi, (m) => {
+    if (mode === "label") return false;
+    if (st.self.length !== 1 || /them|they/i.test(m[0])) {
+      st.unknown.push(`Not understood: who "${m[0]}" refers to.`);
+      return;
+    }
+    placeAddress(it, /for|behalf/i.test(m[1]) ? "beneficiary" : "recipient", st.self[0]);
   });
   // "the Safe", "that SwapRouter": an address named earlier in the intent.
   scan(c, /\b(?:the|our|that|this|my|said|same)\s+((?:[A-Za-z][\w-]*\s+){0,2}?([A-Za-z][\w-]*))\b/g, (m) => {

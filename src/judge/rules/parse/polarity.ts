@@ -5,12 +5,14 @@
  * names ("never trade SOL").
  */
 import type { Activity, Constraint, ListDim } from "../types";
-import { consume, scan, type Clause } from "../text";
+import { consume, scan, unexplained, type Clause } from "../text";
 import { takeItems, type Items } from "./items";
 import { add, uniq, type ParseState } from "./state";
 
 export const NEG_RE =
   /\b(?:never|not|no|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted)\b/gi;
+
+const NEG_WORD = /^(?:never|not|no|don't|dont|do|does|doesn't|must|mustn't|cannot|can't|should|shouldn't|may|won't|will|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain|from|allowed|permitted)$/i;
 
 interface Verb {
   re: RegExp;
@@ -24,12 +26,13 @@ interface Verb {
 const OUT_OF_ACCOUNT: Activity[] = ["transfer", "withdrawal", "payment", "internal_transfer", "vault_deposit", "bridge"];
 
 const VERBS: Verb[] = [
-  { re: /\b(?:add(?:ing)?|remov(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|top(?:ping)? up|increas(?:e|ing)|decreas(?:e|ing))\s+(?:or\s+(?:remove|reduce|decrease|withdraw)\s+)?(?:isolated\s+|cross\s+)?margin\b|\bmargin\s+(?:changes?|adjustments?|top[- ]ups?)\b|\bisolated margin\b/gi, pos: ["margin"], neg: ["margin"], listy: false, label: "margin changes" },
+  { re: /\b(?:add(?:ing)?|remov(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|top(?:ping)? up|increas(?:e|ing)|decreas(?:e|ing))\s+(?:or\s+(?:remove|reduce|decrease|withdraw)\s+)?(?:isolated\s+|cross\s+)?margin\b|\bmargin\s+(?:changes?|adjustments?|top[- ]ups?)\b/gi, pos: ["margin"], neg: ["margin"], listy: false, label: "margin changes" },
   { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
+  { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
   { re: /\bundelegat\w*|\bunstak\w*/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
   { re: /\bdelegat\w*/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
-  { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake"], neg: ["stake", "delegate"], listy: false, label: "staking" },
+  { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake", "delegate"], neg: ["stake", "delegate"], listy: false, label: "staking" },
   { re: /\bunwrap\w*/gi, pos: ["unwrap"], neg: ["unwrap"], listy: false, label: "unwrapping" },
   { re: /\bwrap(?:s|ping|ped)?\b/gi, pos: ["wrap"], neg: ["wrap"], listy: false, label: "wrapping" },
   { re: /\bbridg\w*/gi, pos: ["bridge"], neg: ["bridge"], listy: false, label: "bridging" },
@@ -42,7 +45,9 @@ const VERBS: Verb[] = [
   { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
   { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
-  { re: /\btrad(?:e|es|ed|ing)\b|\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bplace\s+orders?\b|\bopen\s+(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*/gi, pos: ["order", "cancel"], neg: ["order", "swap"], listy: true, label: "trading" },
+  // Buying or selling a token may happen as an order or as a swap, depending on the venue.
+  { re: /\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bpurchas\w*/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
+  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\bopen\s+(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
   { re: /\bcancel\w*\s+orders?\b|\bcancel\w*/gi, pos: ["cancel"], neg: ["cancel"], listy: false, label: "cancelling orders" },
   { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
 ];
@@ -77,6 +82,7 @@ function listsFrom(it: Items, topics: string[]): Array<[ListDim, string[]]> {
     ["chain", it.chains],
     ["host", it.hosts],
     ["market", it.markets],
+    ["outcome", it.outcomes],
     ["topic", topics],
     ["recipient", it.recipients],
     ["spender", it.spenders],
@@ -100,16 +106,44 @@ export function parseExcept(c: Clause, st: ParseState, rule: string): void {
   const lists = listsFrom(it, []);
   if (lists.length === 0) return;
   const acts = uniq(VERBS.filter((v) => new RegExp(v.re.source, "i").test(head)).flatMap((v) => v.pos));
-  for (const [dim, values] of lists) add(st, { kind: "deny", dim, values, activities: acts, rule } as Constraint);
   consume(c, m.index, m.index + m[0].length);
+  // "Never withdraw to any address other than the Safe": a prohibition with an exception is an allowlist.
+  const negated = new RegExp(NEG_RE.source, "i").test(head.replace(/\bno more than\b|\bnot more than\b/gi, ""));
+  if (!negated) {
+    for (const [dim, values] of lists) add(st, { kind: "deny", dim, values, activities: acts, rule } as Constraint);
+    return;
+  }
+  if (acts.length) add(st, { kind: "permit", activities: acts, rule });
+  for (const [dim, values] of lists) add(st, { kind: "allow", dim, values, activities: acts, rule } as Constraint);
+  scan(c, NEG_RE, (n) => n.index < m.index);
+  for (const v of VERBS) scan(c, v.re, (n) => n.index < m.index);
+  scan(c, /\bany(?:\s+other)?\s+(?:address(?:es)?|wallets?|recipients?|tokens?|assets?|coins?|markets?|venues?|chains?|hosts?|destinations?)\b|\banyone\b|\banything\b/gi, (n) => n.index < m.index);
 }
 
+const OTHER_RE =
+  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b/i;
+const OTHER_DIM: Record<string, string> = { token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
+
 export function parseNegative(c: Clause, st: ParseState, rule: string): boolean {
+  // "Never interact with any other token": a restatement of an allowlist given elsewhere.
+  const other = OTHER_RE.exec(c.text);
+  if (other && !c.used[other.index] && !/§[aqhc]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
+    const noun = (other[1] ?? "anything").toLowerCase().replace(/e?s$/, "");
+    st.reinforce.push({ dim: OTHER_DIM[noun] ?? "any", rule });
+    c.used.fill(true);
+    return true;
+  }
   const neg: RegExpExecArray[] = [];
   scan(c, NEG_RE, (m) => void neg.push(m));
   if (neg.length === 0) return false;
   const it = takeItems(c, st, "rule");
   const verbs = findVerbs(c);
+  // "Do not trade memecoins": a prohibition whose object we cannot read is not understood, not a blanket ban.
+  const left = unexplained(c).filter((w) => !NEG_WORD.test(w));
+  if (left.length) {
+    for (const n of neg) c.used.fill(false, n.index, n.index + n[0].length);
+    return false;
+  }
   const acts = uniq(verbs.flatMap((v) => v.neg));
   const lists = listsFrom(it, []);
   const listy = verbs.length === 0 || verbs.every((v) => v.listy);
@@ -140,11 +174,13 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   // A clause without a verb ("only to validator 0x..") qualifies the permission before it in the sentence.
   const acts = own.length || verbs.length ? own : opts.inherit;
   // Symbols in a pure cap sentence ("Keep total staked HYPE at or below 200") are its unit, not an allowlist.
-  if (opts.capClause && !verbs.length && !it.recipients.length && !it.recipientRefs.length) return acts;
+  const restrictive = /\b(?:only|exclusively|solely|restricted to|limited to)\b/i.test(c.text);
+  if (opts.capClause && !verbs.length && !restrictive && !it.recipients.length && !it.recipientRefs.length) return acts;
   for (const [dim, values] of listsFrom(it, topics)) {
     if (dim === "recipient" && (it.beneficiaries.length || acts.includes("supply")) && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a)))
       continue;
-    add(st, { kind: "allow", dim, values, activities: acts, rule } as Constraint);
+    const quoteImplicit = dim === "asset" && acts.includes("order") ? true : undefined;
+    add(st, { kind: "allow", dim, values, activities: acts, quoteImplicit, rule } as Constraint);
   }
   if (it.recipientRefs.length) add(st, { kind: "allow", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, rule });
   const marketRefs = it.otherRefs.filter((r) => /market|question|event/i.test(r));
@@ -168,6 +204,7 @@ export function parseLabel(c: Clause, st: ParseState, prefixEnd: number, rule: s
   const lower = sub.text.toLowerCase();
   if (it.chains.length) add(st, { kind: "allow", dim: "chain", values: it.chains, activities: [], rule });
   if (it.venues.length && !it.venues.includes("x402")) add(st, { kind: "allow", dim: "venue", values: it.venues, activities: [], rule });
+  if (it.hosts.length) add(st, { kind: "allow", dim: "host", values: it.hosts, activities: [], rule });
   if (/\bbets?\b|\bbetting\b|\bprediction\b/.test(lower)) st.labelPermits.push("order", "cancel");
   if (/\btrad(?:e|er|ing)\b/.test(lower)) st.labelPermits.push("order", "cancel", "swap");
   if (/\bstaking\b/.test(lower)) st.labelPermits.push("stake", "delegate");

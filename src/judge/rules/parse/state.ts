@@ -13,6 +13,8 @@ export interface ParseState {
   self: string[];
   /** The intent is about prediction markets (Polymarket, "bets"). */
   prediction: boolean;
+  /** "Never use any other token": restates an allowlist; unknown when no such list exists. */
+  reinforce: Array<{ dim: string; rule: string }>;
   /** Activities suggested by a leading label ("Polymarket bets:", "staking bot"), used when no sentence permits any. */
   labelPermits: Activity[];
 }
@@ -25,6 +27,7 @@ export function newState(intent: string): ParseState {
     self: [],
     prediction: /polymarket|\bbets?\b|\bwagers?\b|prediction market|kalshi/i.test(intent),
     labelPermits: [],
+    reinforce: [],
   };
 }
 

@@ -21,10 +21,20 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
     new RegExp(String.raw`\bshort[- ]only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
     () => add(st, { kind: "side", allowed: "short", rule }),
   );
+  scan(c, /\blong(?=\s+(?:[A-Za-z0-9§]+\s+){1,3}only\b)/gi, () => add(st, { kind: "side", allowed: "long", rule }));
   scan(c, /\blong\s*(?:or|and|\/|&)\s*short\b|\bshort\s*(?:or|and|\/|&)\s*long\b|\bboth\s+(?:sides|directions)\b|\beither\s+(?:side|direction)\b/gi, () => undefined);
 }
 
+/** "TP/SL orders are fine": protective orders are explicitly allowed; nothing to restrict. */
+export function parseProtective(c: Clause): void {
+  scan(c, /\b(?:tp\s*\/\s*sl|sl\s*\/\s*tp|take[- ]profits?|stop[- ]loss(?:es)?|stops?)(?:\s*(?:and|or|\/|&)\s*(?:take[- ]profits?|stop[- ]loss(?:es)?|stops?))?(?:\s+orders?)?\s+(?:are|is)\s+(?:fine|ok|okay|allowed|permitted|always allowed)\b/gi, () => undefined);
+}
+
 export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
+  // "Reduce-only exits are always allowed": closing orders are exempt from the order rules.
+  scan(c, /\b(?:reduce[- ]only|closing)\s+(?:orders?|exits?|closes?|trades?)\s+(?:are|is)\s+(?:always\s+)?(?:allowed|fine|ok|okay|permitted|exempt)\b|\b(?:exits?|closing positions?)\s+(?:are|is)\s+(?:always\s+)?(?:allowed|fine|ok|okay|permitted)\b/gi, () =>
+    add(st, { kind: "exits_allowed", rule }),
+  );
   scan(
     c,
     /\b(?:any|every|all|each)?\s*(sell|buy)(?:s|ing)?(?:\s+orders?)?\s+(?:must|should|shall|has to|have to|needs? to|can only)\s+(?:be\s+)?reduce[- ]only\b/gi,
@@ -64,8 +74,13 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   const negative = new RegExp(String.raw`\b(?:${NEG}|avoid|without|except|nothing)\b[^,;]*$`, "i").test(before);
   const kinds = [...new Set(found.flatMap((f) => f.kinds))];
   const appliesTo = /\bentr(?:y|ies)\b|\bopening orders?\b|\bnew positions?\b|\bto open\b/i.test(sentence) ? "entries" : "all";
-  if (negative) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
-  else add(st, { kind: "order_type", allow: kinds, deny: [], appliesTo, rule });
+  const after = c.text.slice(found[found.length - 1].index);
+  const bannedAfter = /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted)\b/i.test(after);
+  // "limit orders are fine" permits without restricting; a restriction needs "only", "must", "use", "always".
+  const restricting = /\b(?:only|must|should|always|use|using|exclusively|required|require|need|needs)\b/i.test(c.text);
+  if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
+  else if (restricting) add(st, { kind: "order_type", allow: kinds, deny: [], appliesTo, rule });
+  scan(c, /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted|fine|ok|okay|allowed|permitted)\b/gi, () => undefined);
   scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|should\s+be|use|using|orders?|entries|entry|the\s+book|book|types?|time[- ]in[- ]force|tif)\b`, "gi"), () => undefined);
 }
 
@@ -75,7 +90,7 @@ export function parseApprovalShape(c: Clause, st: ParseState, rule: string): voi
   scan(
     c,
     new RegExp(
-      String.raw`\b${NEG}\s+(?:grant\s+|give\s+|set\s+|sign\s+|approve\s+|use\s+|allow\s+)?(?:any\s+)?(?:unlimited|infinite|max(?:imum)?|uint256[- ]max|open[- ]ended|blanket|unbounded)\s+(?:token\s+)?(?:approvals?|allowances?)\b|\b(?:approvals?|allowances?)\s+(?:must|should)\s+(?:never|not)\s+be\s+(?:unlimited|infinite)\b`,
+      String.raw`\b${NEG}\s+(?:grant\s+|give\s+|set\s+|sign\s+|approve\s+|use\s+|allow\s+)?(?:any\s+|anything\s+)?(?:unlimited|infinite|max(?:imum)?|uint256[- ]max|open[- ]ended|blanket|unbounded)(?:\s+(?:token\s+)?(?:approvals?|allowances?))?\b|\b(?:approvals?|allowances?)\s+(?:must|should)\s+(?:never|not)\s+be\s+(?:unlimited|infinite)\b`,
       "gi",
     ),
     () => add(st, { kind: "approval_exact", exact: false, rule }),

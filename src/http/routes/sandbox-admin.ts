@@ -1,0 +1,58 @@
+/**
+ * Operator routes for the sandbox chain (admin token; mounted only when the runtime runs the sandbox, so a
+ * production deployment with BASE_RPC_URL answers 404):
+ *   GET  /admin/v1/sandbox       chain id, RPC URL, contract addresses, top-up payTo and facilitator
+ *   POST /admin/v1/sandbox/fund  {chain: "base", address, asset: "ETH"|"USDC", amount (whole units)} -> {txHash}
+ * `npm run cli -- sandbox info|fund` drives these.
+ */
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { TopupService } from "../../credits/topup";
+import type { Sandbox } from "../../sandbox";
+import { readJson, validate } from "../body";
+import type { AppEnv } from "../types";
+
+const FundRequest = z.object({
+  chain: z.literal("base", { error: "only the base sandbox chain has a faucet" }).default("base"),
+  address: z.string({ error: "address is required" }),
+  asset: z
+    .string({ error: "asset is required (ETH or USDC)" })
+    .transform((s) => s.trim().toUpperCase())
+    .pipe(z.enum(["ETH", "USDC"], { error: "asset must be ETH or USDC" })),
+  amount: z.union([z.string(), z.number()], { error: "amount is required (whole units, e.g. \"25\")" }).transform((v) => String(v).trim()),
+});
+
+export function sandboxAdminMount(opts: { sandbox: Sandbox; topup: TopupService }) {
+  const { sandbox, topup } = opts;
+  return (app: Hono<AppEnv>) => {
+    app.get("/sandbox", (c) => {
+      const a = sandbox.addresses;
+      const t = topup.describe();
+      return c.json(
+        {
+          chain: "base",
+          chainId: a.chainId,
+          network: a.network,
+          rpcUrl: sandbox.rpcUrl,
+          usdc: a.usdc,
+          weth: a.weth,
+          multicall3: a.multicall3,
+          pool: a.pool,
+          batchExecutor: a.batchExecutor,
+          payTo: t.enabled ? t.payTo : sandbox.accounts.payTo.address,
+          facilitator: t.enabled ? t.facilitator : null,
+          faucet: sandbox.faucet.address,
+          relayer: sandbox.accounts.relayer.address,
+          topup: t.enabled ? { enabled: true, minCredits: t.minCredits, maxCredits: t.maxCredits, guideUrl: topup.guideUrl() } : { enabled: false, reason: t.reason },
+        },
+        200,
+      );
+    });
+
+    app.post("/sandbox/fund", async (c) => {
+      const body = validate(FundRequest, await readJson(c));
+      const r = await sandbox.faucet.fund({ address: body.address, asset: body.asset, amount: body.amount });
+      return c.json({ txHash: r.txHash, chain: "base", address: r.address, asset: r.asset, amount: r.amount, amountBase: r.amountBase }, 200);
+    });
+  };
+}
