@@ -42,6 +42,11 @@ const EnvSchema = z.object({
   SANDBOX_RPC_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   BASE_RPC_URL: optionalUrl,
   FACILITATOR_URL: optionalUrl,
+  /** Production: the BatchExecutor (src/sandbox/contracts/BatchExecutor.sol) deployed on Base, for atomic evm_calls. */
+  BATCH_EXECUTOR_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address")
+    .optional(),
   FACILITATOR_PRIVATE_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")

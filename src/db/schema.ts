@@ -90,6 +90,9 @@ export interface OauthTokensTable {
   expires_at: Date;
   revoked_at: Date | null;
   created_at: Generated<Date>;
+  /** 005_oauth.sql: the grant (and resource) of tokens issued by the token endpoint; null for admin-issued ones. */
+  grant_id: Generated<string | null>;
+  resource: Generated<string | null>;
 }
 
 export interface TopupPaymentsTable {
@@ -172,6 +175,8 @@ export interface WalletsTable {
   archived_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** 005_oauth.sql: a safe wallet from before self-custodial safe mode that can no longer transact (SPEC 7). */
+  legacy_safe: Generated<boolean>;
 }
 
 /** Proposals: one row per propose call or owner withdrawal (002_wallets.sql). */
@@ -205,6 +210,77 @@ export interface ProposalsTable {
   updated_at: Generated<Date>;
 }
 
+/** OAuth 2.1 authorization server (005_oauth.sql, docs/oauth.md). */
+export interface OauthClientsTable {
+  id: string;
+  client_name: string;
+  redirect_uris: Json<string[]>;
+  client_uri: string | null;
+  software_id: string | null;
+  software_version: string | null;
+  scope: string;
+  created_at: Generated<Date>;
+}
+
+export interface OauthGrantsTable {
+  id: string;
+  client_id: string;
+  account_id: string;
+  user_id: string;
+  scope: string;
+  resource: string;
+  created_at: Generated<Date>;
+  refreshed_at: Date | null;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+export interface OauthCodesTable {
+  id: string;
+  code_hash: string;
+  client_id: string;
+  account_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scope: string;
+  expires_at: Date;
+  used_at: Date | null;
+  grant_id: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface OauthRefreshTokensTable {
+  id: string;
+  grant_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+/** Self-custodial wallets (005_oauth.sql): SIWE challenges and owner confirmations signed by the owner's wallet. */
+export interface SiweChallengesTable {
+  nonce: string;
+  account_id: string;
+  session_id: string;
+  address: string;
+  message: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface EmbeddedConfirmationsTable {
+  proposal_id: string;
+  prepared_at: Date;
+  min_nonce: number;
+  submitted_at: Date | null;
+  tx_hash: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -219,4 +295,10 @@ export interface DB {
   sessions: SessionsTable;
   claim_tokens: ClaimTokensTable;
   auth_failures: AuthFailuresTable;
+  oauth_clients: OauthClientsTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_codes: OauthCodesTable;
+  oauth_refresh_tokens: OauthRefreshTokensTable;
+  siwe_challenges: SiweChallengesTable;
+  embedded_confirmations: EmbeddedConfirmationsTable;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ServiceError } from "../lib/errors";
+import type { Scope } from "../accounts/principal";
 import { failure } from "./results";
 
 /**
@@ -20,10 +21,14 @@ export function toolError(err: unknown, logger: Logger, tool: string): CallToolR
   return failure("internal: unexpected failure; nothing was charged twice, retry later", { error: "internal", message: "unexpected failure; retry later" });
 }
 
-/** SPEC 5: a wallet tool called with an OAuth token that lacks the `wallet` scope. */
-export function walletScopeMissing(tool: string): CallToolResult {
+/**
+ * SPEC 5: a tool called with an OAuth token whose scope does not cover it. In practice the `wallet` scope
+ * (every token carries `mcp`); the user must reconnect and approve the access in their MCP host.
+ */
+export function scopeMissing(tool: string, scope: Scope): CallToolResult {
+  const what = scope === "wallet" ? "wallet access" : "access";
   const message =
-    `wallet access not granted: ${tool} needs the "wallet" scope, which this connection's OAuth token does not have. ` +
-    "Reconnect Arbiter in your MCP client (sign in again) and approve wallet access, or connect with an API key.";
-  return failure(message, { error: "insufficient_scope", message, requiredScope: "wallet" });
+    `${what} not granted: ${tool} needs the "${scope}" scope, which this connection's OAuth token does not have. ` +
+    `Reconnect Arbiter in your MCP client (sign in again) and approve ${what}, or connect with an API key.`;
+  return failure(message, { error: "insufficient_scope", message, requiredScope: scope });
 }

@@ -7,7 +7,7 @@ import type { Principal } from "../accounts/principal";
 import type { Services } from "../services";
 import type { McpToolRegistry } from "./registry";
 import type { McpToolDefinition, ToolContext } from "./types";
-import { toolError, walletScopeMissing } from "./errors";
+import { scopeMissing, toolError } from "./errors";
 
 /**
  * Stateless Streamable HTTP (SPEC 4.12): every POST gets a fresh McpServer and transport (the SDK refuses
@@ -32,10 +32,7 @@ export interface McpDeps {
 
 /** Scope check, then the handler; anything thrown becomes an isError result in errors.ts. */
 async function runTool(def: McpToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
-  if (!ctx.principal.scopes.has(def.scope)) {
-    if (def.scope === "wallet") return walletScopeMissing(def.name);
-    return toolError(new Error(`scope ${def.scope} missing`), ctx.logger, def.name);
-  }
+  if (!ctx.principal.scopes.has(def.scope)) return scopeMissing(def.name, def.scope);
   try {
     return await def.handler(args as never, ctx);
   } catch (err) {

@@ -5,8 +5,8 @@
  *    the proposal fails without signing), fees, and whether the wallet still needs its EIP-7702 delegation.
  * 2. In one database transaction holding the wallet's row lock: re-read the proposal (it must still be in
  *    the expected status), recompute requestHash from the stored payload and refuse on a mismatch, take
- *    the nonce as max(wallet.next_nonce, the chain's pending count), sign, and store the signed bytes, the
- *    hash and the nonce with status `executing`. Nothing is broadcast before this commit.
+ *    the nonce as max(wallet.next_nonce, the chain's pending count read just before), sign, and store the
+ *    signed bytes, the hash and the nonce with status `executing`. Nothing is broadcast before this commit.
  * 3. Broadcast the stored bytes. Re-broadcasting the same bytes is always safe: a transaction can be
  *    included once, and nothing else ever signs with that nonce.
  * 4. Wait for the receipt up to the chain's timeout: `executed` or `failed`; still nothing after the
@@ -43,6 +43,7 @@ export async function executeProposal(deps: ProposalsDeps, id: string, from: "ve
   let needsAuth = false;
   let gas: bigint;
   let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  let pending: number;
   try {
     if (payload.delegate) {
       const code = ((await chain.client.getCode({ address: addr })) ?? "0x").toLowerCase();
@@ -55,6 +56,9 @@ export async function executeProposal(deps: ProposalsDeps, id: string, from: "ve
     gas = (estimate * 6n) / 5n + (needsAuth ? AUTH_GAS : 0n);
     const f = await chain.client.estimateFeesPerGas();
     fees = { maxFeePerGas: f.maxFeePerGas ?? 0n, maxPriorityFeePerGas: f.maxPriorityFeePerGas ?? 0n };
+    // Read before the lock (an RPC call must not hold the database): only this service signs for the
+    // wallet, and next_nonce (read under the lock) covers everything it signed since.
+    pending = await chain.client.getTransactionCount({ address: addr, blockTag: "pending" });
   } catch (err) {
     if (err instanceof RpcError && err.answered) return fail(`the transaction would revert now (the chain changed since the simulation): ${err.message}`.slice(0, 500));
     // The chain is unreachable: nothing was signed; the caller sees `failed` and may propose again.
@@ -77,7 +81,6 @@ export async function executeProposal(deps: ProposalsDeps, id: string, from: "ve
       await transition(tx, id, from, "failed", now, { error: "the custodian cannot sign for this wallet (key unavailable)" });
       return null;
     }
-    const pending = await chain.client.getTransactionCount({ address: addr, blockTag: "pending" });
     const nonce = Math.max(w.next_nonce ?? 0, pending);
     const authorizationList = needsAuth && payload.delegate ? [await deps.signer.signAuthorization(handle, { contractAddress: payload.delegate, chainId: payload.chainId, nonce: nonce + 1 })] : undefined;
     const common = { chainId: payload.chainId, nonce, to: payload.to, value: BigInt(payload.value), data: payload.data, gas, ...fees };

@@ -3,7 +3,7 @@
  * effects before the judge runs (proposals/limits-check.ts). Pure: parsing, bounds, enforcement table,
  * and the "what did this update loosen" diff.
  *
- * Bounds (docs/decisions-wallets.md): `maxPerTxUsd` and `dailyCapUsd` are finite numbers from 0.01 to
+ * Bounds (docs/wallets.md): `maxPerTxUsd` and `dailyCapUsd` are finite numbers from 0.01 to
  * 1,000,000,000 USD with at most two decimals; each allowlist holds 1 to 100 entries.
  */
 import { z } from "zod";

@@ -164,6 +164,8 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: wallets, proposals, withdr
     expect(await page.locator(".notice-ok").innerText()).toContain("Sent 100 USDC");
     expect(await e.usdcOf(to)).toBe(100_000_000n);
     await shot(page, "withdraw-done");
+    await page.goto(`${e.url}/dashboard`);
+    await shot(page, "overview-wallets");
   });
 
   it("answers 404 for another account's proposal, in the page and for its owner verbs", async () => {
@@ -199,7 +201,5 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: wallets, proposals, withdr
     expect(await page.locator("main").innerText()).toContain("Archived");
     const r = await e.propose(apiKey, wallet.id, transfer("1"));
     expect(r.status).toBe(409);
-    await page.goto(`${e.url}/dashboard`);
-    await shot(page, "overview-wallets");
   });
 });

@@ -107,6 +107,14 @@ describe("verify_intent", () => {
     });
   }
 
+  it("refuses what the database cannot store (NUL characters) like HTTP does, no credit charged", async () => {
+    const { client, key } = await account(3);
+    const r = await client.callTool({ name: "verify_intent", arguments: { intent: "Only buy BTC.", action: "buy 1 BTC", context: { note: "a\u0000b" } } });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^invalid_input: /);
+    expect(await balanceOf(t, key)).toBe(3);
+  });
+
   it("an unknown venue fails schema validation as an isError result, no credit charged", async () => {
     const { client, key } = await account(3);
     const r = await client.callTool({ name: "verify_intent", arguments: { intent: "Only buy BTC.", action: HL_ORDER, venue: "nasdaq" } });

@@ -51,11 +51,11 @@ describe("the service process", () => {
       again.child.kill("SIGTERM");
       await again.exited;
     }
-  });
+  }, 240_000);
 
   it("stops with a clear message on a bad configuration value", async () => {
     const svc = await startService({ DATA_DIR: tmp(), PORT: "70000" }, { waitHealthy: false });
     expect(await svc.exited).toBe(2);
     expect(svc.output()).toMatch(/invalid configuration:\n\s+PORT: .*70000/);
-  });
+  }, 60_000);
 });

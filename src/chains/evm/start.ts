@@ -70,7 +70,7 @@ export async function startChain(config: Config, o: StartChainOptions): Promise<
       rpcUrl: config.BASE_RPC_URL,
       tokens,
       prices: cachedPrices(chainlinkPrices(probe.client, BASE_CHAINLINK_FEEDS, o.clock), 30_000, o.clock),
-      batchExecutor: o.batchExecutor ?? null,
+      batchExecutor: o.batchExecutor ?? (config.BATCH_EXECUTOR_ADDRESS as Address | undefined) ?? null,
       sandbox: false,
       explorerBaseUrl: "https://basescan.org",
     });

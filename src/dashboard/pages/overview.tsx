@@ -92,9 +92,10 @@ export function overviewRoutes(deps: DashboardDeps) {
           <section>
             <h2>Wallets</h2>
             {wallets.length === 0 ? (
-              <Empty title="No wallets yet.">
+              <Empty title="No live wallets.">
                 <p>
-                  <a href="/dashboard/wallets/new">Create a wallet</a>: funds move only through judged proposals.
+                  <a href="/dashboard/wallets/new">Create a wallet</a>: funds move only through judged proposals. Archived wallets are listed on the{" "}
+                  <a href="/dashboard/wallets?archived=1">wallets page</a>.
                 </p>
               </Empty>
             ) : (

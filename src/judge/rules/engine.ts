@@ -16,8 +16,9 @@ import { emptyView, viewFromFacts } from "./view";
 
 /** Adapter warnings that mean the facts may not describe what will really happen. Price gaps are checked where needed. */
 const SERIOUS_WARNING =
-  /mismatch|differ|does not match|disagree|inconsistent|not the sender|not a known|unrecognised|unrecognized|malformed|missing|only the first|unlimited|full balance|no slippage protection|more than 20% away|not a boolean|not a number|not an integer|different chains|unknown (?:token|mint|decimals|asset|spender|program)|could not|cannot|undecodable|truncated/i;
-const BENIGN_WARNING = /\bprice\b|USD value unknown|notional unknown|add context\.prices/i;
+  /differ|mismatch|disagree|inconsistent|does not (?:match|recognise|recognize|decode)|not decoded|undecoded|could not|cannot be|unknown (?:token|decimals|mint|hyperliquid|drift|gmx|polymarket)|decimals for|market not identified|not visible|lookup table|malformed|missing|not a (?:number|boolean|token address|valid url)|not an integer|not recognised|unrecognised|only the first|not a known|not lido|not the morpho|not the pendle|private to taker|part of the output|not the sender|not the signer|full balance|denominated in shares|setauthority|setapprovalforall|control of every token|testnet|option market|private action|amountoutminimum is zero|no slippage protection|instruction-like|unlimited|owner is not known|builder fee|on behalf of vault|swaps with different tokens|x402 version|quantums|outside polymarket|no accepted payment terms|what it moves is unknown|payment asset not given|no valid orders|without a valid destination|chain unknown|different chains/i;
+/** Warnings about facts the checks look up themselves (prices), or that do not weaken the facts. */
+const BENIGN_WARNING = /no context price|no price for|notional unknown|usd value unknown|more than 20% away|price impact|stays valid|memo text|native transfer of zero|upper bound|options offered|slippage unknown|slippage is not computed|cancel with no cancels/i;
 
 function buildView(input: JudgeInput): ActionView {
   const ctx = input.context ?? null;
@@ -75,6 +76,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       reasoning,
       violations,
       unknowns: [...escalations, ...unknowns],
+      escalations,
       constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
       injection,
     };
@@ -84,6 +86,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       reasoning: "The rules engine could not evaluate this action (internal error), so a human should decide.",
       violations: [],
       unknowns: [`internal error: ${err instanceof Error ? err.message : String(err)}`],
+      escalations: [],
       constraints: [],
       injection: [],
     };

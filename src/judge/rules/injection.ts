@@ -47,6 +47,17 @@ function claims(text: string): string[] {
 
 /** Authority claims found in the untrusted parts of the input, each quoted with where it was found. */
 export function findInjection(input: JudgeInput): string[] {
+  return [...new Set([...scanInput(input), ...scanWarnings(input.facts?.warnings ?? [])])];
+}
+
+/** Adapters quote untrusted text they decoded (a Solana memo, a resource description) in their warnings. */
+function scanWarnings(warnings: string[]): string[] {
+  const out: string[] = [];
+  for (const w of warnings) if (/memo|description|untrusted/i.test(w)) for (const c of claims(w)) out.push(`text inside the transaction claims authority: "${c}"`);
+  return out;
+}
+
+function scanInput(input: JudgeInput): string[] {
   const out: string[] = [];
   const scanText = (where: string, text: string | null | undefined): void => {
     if (!text) return;

@@ -54,6 +54,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
   s = s.replace(/\b(e\.g|i\.e|etc|vs|approx|incl)\./gi, (m) => m.slice(0, -1).replace(/\./g, ""));
   s = s.replace(/\bper-(?=[a-z])/gi, "per ");
+  // "on the Safe's behalf" -> "on behalf of the Safe", so the role reader sees one phrasing.
+  s = s.replace(/\bon\s+((?:the|our|my)\s+)?([A-Za-z][\w-]*)['’]s\s+behalf\b/gi, (_m, det: string | undefined, name: string) => `on behalf of ${det ?? ""}${name}`);
   // "(a)", "(b)", "1)" enumerators carry no meaning.
   s = s.replace(/(^|[\s:;,])\(?([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1 ");
   return s;

@@ -97,7 +97,8 @@ export type Constraint =
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
   | (Base & { kind: "leverage_cap"; max: number })
   | (Base & { kind: "no_leverage_increase" })
-  | (Base & { kind: "side"; allowed: "long" | "short" })
+  /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
+  | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell" })
   | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" })
   /** "Reduce-only exits are always allowed": closing orders are exempt from order caps and shape rules. */
   | (Base & { kind: "exits_allowed" })
@@ -195,8 +196,13 @@ export interface RulesResult {
   reasoning: string;
   /** Hard violations: each a sentence quoting the rule and the computed figure. */
   violations: string[];
-  /** Sentences not understood and facts missing. */
+  /** Sentences not understood and facts missing (escalations first, when any). */
   unknowns: string[];
+  /**
+   * The intent's own "needs a human above X" rules that this action triggers. A subset of `unknowns`, kept apart
+   * because no model may turn it into an ALLOW: the owner asked for a human.
+   */
+  escalations: string[];
   /** Parsed constraints, JSON-safe, for the transcript. */
   constraints: unknown[];
   /** Authority claims found in untrusted text. */

@@ -201,6 +201,44 @@ describe("trading shape", () => {
   });
 });
 
+describe("more phrasings", () => {
+  it("reads label-style lists and 'Forbidden actions:'", () => {
+    const p = parseIntent("Allowed actions: trading BTC perps on Hyperliquid. Forbidden actions: withdrawals, transfers, leverage changes.");
+    expect(p.unknown).toEqual([]);
+    expect(p.permitted).toContain("order");
+    const forbid = p.constraints.filter((c) => c.kind === "forbid").flatMap((c) => (c.kind === "forbid" ? c.activities : []));
+    expect(forbid).toEqual(expect.arrayContaining(["withdrawal", "transfer", "leverage"]));
+    expect(p.permitted).not.toContain("withdrawal");
+  });
+
+  it("resolves 'this address' and 'it' to the labelled wallet", () => {
+    const p = parseIntent("Aave bot for 0x2ca16dF12EeF328697F232d730270c7C908491a0: deposit WETH into Aave V3 for this address and withdraw to it.");
+    expect(p.unknown).toEqual([]);
+    expect(p.constraints).toContainEqual(expect.objectContaining({ kind: "allow", dim: "recipient", values: ["0x2ca16dF12EeF328697F232d730270c7C908491a0"] }));
+    expect(parseIntent("Withdraw to it.").unknown).toHaveLength(1);
+  });
+
+  it("restating an allowlist ('never use any other token') needs the list", () => {
+    expect(parseIntent("Send USDC to 0x1111111111111111111111111111111111111111. Never interact with any other token.").unknown).toEqual([]);
+    expect(parseIntent("Never interact with any other token.").unknown).toHaveLength(1);
+  });
+
+  it("reads one-sided trading and exits exemptions", () => {
+    expect(kinds("You may buy BTC up to $500 per order; selling is not allowed.", "side")[0]).toMatchObject({ allowed: "buy" });
+    expect(kinds("Reduce-only exits are always allowed.", "exits_allowed")).toHaveLength(1);
+  });
+
+  it("reads prediction-market stakes as bets and outcomes as a list", () => {
+    expect(kinds("Polymarket: Maximum stake per order: $20.", "cap")[0]).toMatchObject({ period: "action", scope: "order" });
+    expect(parseIntent("Only bet on the outcome 'Yes' in 'Will it snow?'.").constraints).toContainEqual(expect.objectContaining({ dim: "outcome", values: ["Yes"] }));
+  });
+
+  it("reads cents and pairs in parentheses", () => {
+    expect(caps("No payment over 10 cents.")[0]).toMatchObject({ limit: { value: 0.1, unit: "USD" } });
+    expect(caps("Max 1 WETH (or 3,000 USDC) per swap.").map((c) => c.scope)).toEqual(["swap", "swap"]);
+  });
+});
+
 describe("understanding", () => {
   it("treats a leading label as harmless and takes its venue and chain", () => {
     const p = parseIntent("Solana trading agent: swap via Jupiter only between SOL, USDC and JUP.");

@@ -53,9 +53,11 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
     } else if (m.asset === unit || (stableUnit && m.asset && USD_STABLES.has(m.asset))) items.push({ what: `the ${m.asset} amount`, value: m.amount, atMark: false });
   }
   // The adapter gave only a total (a margin top-up, a vault move): measure that rather than nothing.
+  const described = view.orders.length > 0 || view.moves.length > 0 || view.swap !== null;
+  if (described) return items;
   if (items.length === 0 && view.notionalUsd !== null && isUsd && view.activities.some((a) => VALUE_MOVING.includes(a)))
     items.push({ what: "the action's value", value: view.notionalUsd, atMark: false });
-  else if (items.length === 0 && view.activities.some((a) => VALUE_MOVING.includes(a)))
+  else if (items.length === 0 && view.activities.some((a) => VALUE_MOVING.includes(a)) && (isUsd || view.assets.length === 0 || view.assets.includes(unit)))
     items.push({ what: "the amount this action moves", value: null, atMark: false });
   return items;
 }
@@ -156,15 +158,31 @@ export function checkEscalateAbove(c: Extract<Constraint, { kind: "escalate_abov
   return out;
 }
 
-export function checkSlippage(c: Extract<Constraint, { kind: "slippage_cap" }>, view: ActionView): Finding[] {
+export function checkSlippage(c: Extract<Constraint, { kind: "slippage_cap" }>, view: ActionView, ctx: Ctx): Finding[] {
   const s = view.swap;
-  if (!s || !view.activities.includes("swap")) return [];
+  if (!s || !view.activities.includes("swap")) return orderSlippage(c, view, ctx);
   let bps = s.slippageBps;
   if ((bps === null || bps === undefined) && s.sellUsd !== null && s.buyUsdMin !== null && s.sellUsd > 0) bps = ((s.sellUsd - s.buyUsdMin) / s.sellUsd) * 10_000;
   if (bps === null || bps === undefined)
     return [{ type: "unknown", message: `The swap's slippage cannot be computed (prices for both tokens are needed), so "${c.rule}" cannot be checked.` }];
   if (bps > c.bps + 1e-6) return [{ type: "violation", message: `The swap allows ${(bps / 100).toFixed(2)}% slippage (${Math.round(bps)} bps), above the ${c.bps} bps cap ("${c.rule}").` }];
   return [];
+}
+
+/** A market-like order's worst price against the mark: a buy at 5% above the mark accepts 5% slippage. */
+function orderSlippage(c: Extract<Constraint, { kind: "slippage_cap" }>, view: ActionView, ctx: Ctx): Finding[] {
+  const out: Finding[] = [];
+  for (const o of view.orders) {
+    if (!o.isMarketLike || o.marketType === "prediction") continue;
+    const mark = o.asset ? priceOf(o.asset, ctx) : null;
+    if (o.price === null || mark === null) {
+      out.push({ type: "unknown", message: `The ${o.asset ?? ""} market order's worst price against the current price is unknown, so "${c.rule}" cannot be checked.`.replace("  ", " ") });
+      continue;
+    }
+    const bps = ((o.side === "sell" ? mark - o.price : o.price - mark) / mark) * 10_000;
+    if (bps > c.bps + 1e-6) out.push({ type: "violation", message: `The ${o.asset} order's limit of ${o.price} is ${(bps / 100).toFixed(2)}% from the ${mark} price, above the ${c.bps} bps slippage cap ("${c.rule}").` });
+  }
+  return out;
 }
 
 export function checkLeverage(c: Extract<Constraint, { kind: "leverage_cap" | "no_leverage_increase" }>, view: ActionView, ctx: Ctx): Finding[] {

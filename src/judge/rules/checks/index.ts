@@ -41,7 +41,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkLeverage(c, orderView, ctx));
         break;
       case "slippage_cap":
-        out.push(...checkSlippage(c, view));
+        out.push(...checkSlippage(c, orderView, ctx));
         break;
       case "side":
         out.push(...checkSide(c, orderView, ctx));

@@ -11,6 +11,24 @@ const desc = (o: OrderView): string =>
 
 export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: ActionView, ctx: Ctx): Finding[] {
   const out: Finding[] = [];
+  if (c.allowed === "buy" || c.allowed === "sell") {
+    for (const o of view.orders) {
+      if (o.side === null) out.push({ type: "unknown", message: `The order's side is unknown, so "${c.rule}" cannot be checked.` });
+      else if (o.side !== c.allowed) {
+        // A reduce-only sell closes a position rather than selling inventory; whether the rule covers it is unclear.
+        if (o.reduceOnly) out.push({ type: "unknown", message: `The ${desc(o)} order closes a position; whether "${c.rule}" covers that is unclear.` });
+        else out.push({ type: "violation", message: `The ${desc(o)} order is a ${o.side}, which "${c.rule}" does not allow.` });
+      }
+    }
+    const s = view.swap;
+    if (s && view.activities.includes("swap")) {
+      // Selling X for a stablecoin is a sell of X; buying X with a stablecoin is a buy.
+      const sideOf = s.buyAsset && /^(USDC|USDT|DAI|USD)$/.test(s.buyAsset) ? "sell" : s.sellAsset && /^(USDC|USDT|DAI|USD)$/.test(s.sellAsset) ? "buy" : null;
+      if (sideOf === null) out.push({ type: "unknown", message: `Whether this swap is a buy or a sell under "${c.rule}" is unclear.` });
+      else if (sideOf !== c.allowed) out.push({ type: "violation", message: `This swap is a ${sideOf}, which "${c.rule}" does not allow.` });
+    }
+    return out;
+  }
   const opening = c.allowed === "long" ? "sell" : "buy";
   for (const o of view.orders) {
     if (o.marketType === "prediction" || o.marketType === "spot" || o.reduceOnly) continue;

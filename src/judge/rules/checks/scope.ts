@@ -96,6 +96,8 @@ export function impliedActivities(cs: Constraint[]): Activity[] {
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "transfer") ["transfer", "payment"].forEach((a) => out.add(a as Activity));
     if (c.kind === "allow" && c.dim === "spender") out.add("approval");
     if (c.kind === "allow" && c.dim === "host") out.add("payment");
+    // "Only ETH perp orders", "only this market": a list of markets presupposes orders on them.
+    if (c.kind === "exits_allowed" || (c.kind === "allow" && ["marketType", "market", "outcome", "topic"].includes(c.dim))) out.add("order");
   }
   if (out.has("order")) out.add("cancel");
   return [...out];

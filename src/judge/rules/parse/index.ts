@@ -24,7 +24,7 @@ export interface ParsedIntent {
 }
 
 const LABEL_DANGER =
-  /\b(?:never|not|no|none|nothing|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?)\b|\$|%|(?<![\w§])\d/i;
+  /\b(?:never|not|no|none|nothing|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?|approvals?|withdrawals?|transfers?|swaps?|orders?|trades?|leverage|slippage|recipients?|hosts?|domains?|assets?|tokens?|markets?|fees?|spend(?:ing)?|exposure|positions?)\b|\$|%|(?<![\w§])\d/i;
 
 function labelPrefixEnd(text: string): number {
   const colon = text.indexOf(":");
@@ -38,6 +38,13 @@ function labelPrefixEnd(text: string): number {
       return text.length;
   }
   return -1;
+}
+
+/** Rules are quoted back in reasoning; a long clause is cut at a word boundary. */
+function shorten(q: string, max = 160): string {
+  if (q.length <= max) return q;
+  const cut = q.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
 }
 
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[]): Activity[] {
@@ -97,7 +104,7 @@ function parseUncached(intent: string): ParsedIntent {
       // Quote the clause, not the whole sentence, and leave a leading label ("Research agent:") out of it.
       const labelEnd = i === 0 ? labelPrefixEnd(c.text) : -1;
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
-      const acts = parseClause(c, st, quote || rule, s, i === 0, inherit);
+      const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit);
       if (acts.length) inherit = acts;
     });
     // "pay contributors ..., only to addresses in context.contributors": the noun is explained by the list.

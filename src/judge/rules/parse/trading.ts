@@ -21,7 +21,14 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
     new RegExp(String.raw`\bshort[- ]only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
     () => add(st, { kind: "side", allowed: "short", rule }),
   );
+  // "Never sell", "selling is not allowed", "buy-only": one side of the book only.
+  scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\b(?!\s+(?:more|above|over|at|below|under|than|any\s+\w+\s+(?:more|above)))(?=\s*(?:[,;.]|$|orders?\b|anything\b))|\b(sell|buy)(?:ing|s)?\s+(?:orders?\s+)?(?:is|are)\s+(?:not allowed|not permitted|forbidden|prohibited|banned)\b|\b(buy|sell)[- ]only\b`, "gi"), (m) => {
+    const side = (m[1] ?? m[2] ?? m[3]).toLowerCase();
+    const denied = m[3] ? (side === "buy" ? "sell" : "buy") : side;
+    add(st, { kind: "side", allowed: denied === "sell" ? "buy" : "sell", rule });
+  });
   scan(c, /\blong(?=\s+(?:[A-Za-z0-9§]+\s+){1,3}only\b)/gi, () => add(st, { kind: "side", allowed: "long", rule }));
+  scan(c, /\b(?:shorts?|shorting|longs?|short positions|long positions)\s+(?:are\s+|is\s+)?(?:also\s+)?(?:allowed|fine|ok|okay|permitted)\b/gi, () => undefined);
   scan(c, /\blong\s*(?:or|and|\/|&)\s*short\b|\bshort\s*(?:or|and|\/|&)\s*long\b|\bboth\s+(?:sides|directions)\b|\beither\s+(?:side|direction)\b/gi, () => undefined);
 }
 
@@ -81,6 +88,7 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
   else if (restricting) add(st, { kind: "order_type", allow: kinds, deny: [], appliesTo, rule });
   scan(c, /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted|fine|ok|okay|allowed|permitted)\b/gi, () => undefined);
+  scan(c, /\b(?:for|when)\s+(?:closing|exits?|closes?|opening|entries|new positions|reducing)\b|\bto\s+(?:close|exit|open|reduce)\b/gi, () => undefined);
   scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|should\s+be|use|using|orders?|entries|entry|the\s+book|book|types?|time[- ]in[- ]force|tif)\b`, "gi"), () => undefined);
 }
 
@@ -97,7 +105,7 @@ export function parseApprovalShape(c: Clause, st: ParseState, rule: string): voi
   );
   scan(
     c,
-    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+amount(?:\s+(?:of|for|needed by|required by)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment)s?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b/gi,
-    (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!m[1] || /pending/i.test(m[0]) || undefined, rule }),
+    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+(?:(pending|current|next|upcoming)\s+)?(?:swap\s+|trade\s+|payment\s+)?amount(?:\s+(?:of|for|needed by|required by|being)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment|spent|swapped)s?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b/gi,
+    (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!(m[1] ?? m[2]) || /pending/i.test(m[0]) || undefined, rule }),
   );
 }
