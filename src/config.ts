@@ -62,9 +62,17 @@ const EnvSchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex digits (32 bytes)")
     .optional(),
   APPROVAL_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** Swap quotes (docs/swaps-and-payments.md): "sandbox" (the sandbox pool), "0x" (the 0x Swap API), "none". Default: sandbox in the sandbox, 0x when ZEROX_API_KEY is set, else none. */
+  SWAP_PROVIDER: z.enum(["sandbox", "0x", "none"]).optional(),
+  ZEROX_API_URL: optionalUrl,
+  ZEROX_API_KEY: z.string().min(1).optional(),
+  /** Tests and the sandbox only: lets escrow_pay_x402 reach loopback hosts. Refused outside the sandbox. */
+  ALLOW_LOOPBACK_FETCH: bool.optional(),
 
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Embedded database (no DATABASE_URL) on a worker thread instead of the event loop (docs/performance.md). */
+  PGLITE_WORKER: bool.default(false),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
@@ -100,6 +108,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.JUDGE_PROVIDER !== "rules" && !e.JUDGE_MODEL) throw new ConfigError(`invalid configuration:\n  JUDGE_MODEL is required when JUDGE_PROVIDER=${e.JUDGE_PROVIDER}`);
   const sandbox = e.SANDBOX ?? !e.BASE_RPC_URL;
   if (sandbox && e.BASE_RPC_URL) throw new ConfigError("invalid configuration:\n  SANDBOX=true conflicts with BASE_RPC_URL (production chain)");
+  if (e.ALLOW_LOOPBACK_FETCH && !sandbox) throw new ConfigError("invalid configuration:\n  ALLOW_LOOPBACK_FETCH=true is for the sandbox only (it would let agents make the service call its own host)");
+  if (e.SWAP_PROVIDER === "sandbox" && !sandbox) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=sandbox needs the sandbox chain");
+  if (e.SWAP_PROVIDER === "0x" && !e.ZEROX_API_KEY) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=0x needs ZEROX_API_KEY");
   const host = e.HOST.includes(":") ? `[${e.HOST}]` : e.HOST;
   return {
     ...e,

@@ -37,6 +37,9 @@ import { chooseTopupRails, createTopupService, type TopupService } from "./credi
 import { topupMount } from "./http/routes/topup";
 import { sandboxAdminMount } from "./http/routes/sandbox-admin";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
+import { createTrading } from "./swaps/wiring";
+import { createOAuthService } from "./oauth/service";
+import { oauthMount } from "./oauth/routes";
 
 /** Secrets and values never written to logs. */
 export const LOG_REDACT = [
@@ -92,7 +95,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
   try {
     const database =
       o.database ??
-      (await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.DATABASE_URL ? null : `${config.DATA_DIR}/pglite` }));
+      (await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.DATABASE_URL ? null : `${config.DATA_DIR}/pglite`, pgliteWorker: config.PGLITE_WORKER }));
     if (!o.database) cleanups.unshift(() => database.close());
     const applied = await migrate(database.db);
     if (applied.length) logger.info({ applied }, "database migrated");
@@ -128,18 +131,21 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     const chain = await startChain(config, { clock, logger: logger.child({ component: "anvil" }) });
     if (chain) cleanups.unshift(() => chain.stop());
     const masterKey = new MasterKey(config.MASTER_KEY ?? loadOrCreateSecretFile(config.DATA_DIR, "master-key", () => randomBytes(32).toString("hex")));
+    const keystore = createLocalKeystoreSigner(masterKey);
     const escrow = createEscrow({
       db,
       clock,
       logger,
       base: chain?.base ?? null,
-      signer: createLocalKeystoreSigner(masterKey),
+      signer: keystore,
       verification,
       publicUrl: config.PUBLIC_URL,
       approvalWindowMinutes: config.APPROVAL_WINDOW_MINUTES,
       judgeTimeoutMs: config.JUDGE_TIMEOUT_MS,
     });
     cleanups.unshift(() => escrow.stop());
+    // Swaps and x402 payments from escrow wallets, on the same proposal pipeline (docs/swaps-and-payments.md).
+    const trading = createTrading({ config, db, clock, base: chain?.base ?? null, signer: keystore, proposals: escrow.proposals });
     // Credit top-ups over x402: payTo + facilitator (remote FACILITATOR_URL, in-process with
     // FACILITATOR_PRIVATE_KEY or the sandbox relayer) on this Base chain; disabled (503) when incomplete.
     topup = createTopupService({
@@ -153,7 +159,9 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     });
     const topupService = topup;
     cleanups.unshift(() => topupService.stop());
-    const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals, topup: topupService };
+    // OAuth 2.1 for the MCP endpoint: consent in the dashboard, opaque tokens stored hashed (docs/oauth.md).
+    const oauth = createOAuthService({ db, clock, logger, publicUrl: config.PUBLIC_URL });
+    const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals, topup: topupService, oauth, embedded: escrow.embedded };
     const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 
     const runtime: Runtime = {
@@ -183,8 +191,10 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       isReady: () => runtime.ready,
       mounts: [
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
+        oauthMount(oauth),
         dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
+        trading.mount,
         (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(chain.base))),
         topupMount(),
       ],
@@ -196,6 +206,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     });
 
     runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS);
+    runtime.mcpTools.register(...trading.tools);
     if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));
     await verification.recoverPending();
     await escrow.start();

@@ -5,6 +5,8 @@ import type { VerificationService } from "./verification/service";
 import type { WalletsService } from "./wallets/service";
 import type { ProposalsService } from "./proposals/service";
 import type { TopupService } from "./credits/topup";
+import type { OAuthService } from "./oauth/service";
+import type { EmbeddedCustody } from "./wallets/custody/embedded-service";
 
 /** The service verbs the transports (HTTP, MCP, dashboard) may call. Built in deps.ts. */
 export interface Services {
@@ -17,4 +19,8 @@ export interface Services {
   proposals: ProposalsService;
   /** Credit top-ups over x402 (src/credits/topup); `enabled` is false when the deployment has no rails. */
   topup: TopupService;
+  /** OAuth 2.1 authorization server for the MCP endpoint (src/oauth, docs/oauth.md). */
+  oauth: OAuthService;
+  /** Self-custodial (embedded) safe wallets: SIWE connection and owner-signed confirmations (dashboard only). */
+  embedded: EmbeddedCustody;
 }

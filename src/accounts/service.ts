@@ -98,13 +98,18 @@ export function createAccountsService({ db, clock }: AccountsDeps) {
       return { accessToken, tokenId: id, expiresIn: ttlSeconds, scope: scope.join(" ") };
     },
 
-    async authenticateOAuthToken(token: string): Promise<Principal | null> {
+    /**
+     * `resource` (RFC 8707): the resource being accessed. A token the authorization server bound to another
+     * resource is refused there; operator-issued tokens (admin API) carry no resource and pass.
+     */
+    async authenticateOAuthToken(token: string, opts: { resource?: string } = {}): Promise<Principal | null> {
       const row = await db
         .selectFrom("oauth_tokens")
-        .select(["id", "account_id", "scope", "expires_at", "revoked_at"])
+        .select(["id", "account_id", "scope", "expires_at", "revoked_at", "resource"])
         .where("token_hash", "=", hashSecret(token))
         .executeTakeFirst();
       if (!row || row.revoked_at || new Date(row.expires_at).getTime() <= clock.now().getTime()) return null;
+      if (opts.resource !== undefined && row.resource !== null && row.resource !== opts.resource) return null;
       const scopes = new Set(row.scope.split(" ").filter((s): s is Scope => s === "mcp" || s === "wallet"));
       return { accountId: row.account_id, authMethod: "oauth", scopes, credentialId: row.id };
     },

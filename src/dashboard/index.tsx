@@ -16,6 +16,9 @@ import { playgroundRoutes } from "./pages/playground";
 import { traderRoutes } from "./pages/traders";
 import { accountRoutes } from "./pages/account";
 import { escrowRoutes } from "./pages/escrow";
+import { oauthConsentRoutes } from "./pages/oauth-consent";
+import { connectedClientRoutes } from "./pages/connected-clients";
+import { embeddedRoutes } from "./pages/embedded-wallet";
 import { escrowEnabled } from "./escrow";
 import { Notice } from "./views/components";
 import { render } from "./views/render";
@@ -70,6 +73,9 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.route("/", playgroundRoutes(deps));
   app.route("/", traderRoutes(deps));
   app.route("/", accountRoutes(deps));
+  app.route("/", oauthConsentRoutes(deps));
+  app.route("/", connectedClientRoutes(deps));
+  app.route("/", embeddedRoutes(deps)); // before escrowRoutes: /wallets/connect is not a wallet id
   app.route("/", escrowRoutes(deps));
   app.all("*", (c) => render(c, { title: "Not found", status: 404 }, <Notice kind="error">There is no such page.</Notice>));
 

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
 import { PGliteDialect } from "./pglite-dialect";
+import { startPGliteWorker } from "./pglite-worker";
 
 export type Database = Kysely<DB>;
 
@@ -17,7 +18,7 @@ export interface DatabaseHandle {
  * dataDir is null, for tests). With `schema`, PostgreSQL work happens in that schema (created if absent),
  * which is how tests and CI isolate runs sharing one server.
  */
-export async function openDatabase(opts: { url?: string; schema?: string; dataDir?: string | null }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: { url?: string; schema?: string; dataDir?: string | null; pgliteWorker?: boolean }): Promise<DatabaseHandle> {
   if (opts.url) {
     if (opts.schema) {
       const admin = new pg.Client({ connectionString: opts.url });
@@ -38,8 +39,12 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  if (opts.pgliteWorker) {
+    const db = new Kysely<DB>({ dialect: new PGliteDialect(await startPGliteWorker(opts.dataDir ?? null)) });
+    return { db, kind: "pglite", close: () => db.destroy() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
   const pglite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });

@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -10,6 +9,10 @@ import {
   type Kysely,
   type QueryResult,
 } from "kysely";
+import type { PGliteLike } from "./pglite-worker";
+
+/** PGlite itself, or its proxy on a worker thread (pglite-worker.ts). */
+type PGlite = PGliteLike;
 
 /**
  * Kysely dialect for PGlite. PGlite is one Postgres session: two interleaved callers would share one

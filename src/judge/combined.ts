@@ -5,15 +5,16 @@
  *  1. Rules found a hard violation (violations non-empty), injection, or answered BLOCK -> BLOCK with the rules'
  *     reasoning; the model is NOT called (provider "rules"). A model can never ALLOW what rules BLOCKed.
  *  2. Otherwise the model decides (provider "openai:<model>" / "anthropic:<model>"):
- *     - ALLOW / BLOCK / ESCALATE stand as the model said. In particular a rules ESCALATE (something the rules
- *       engine did not understand or could not check) does NOT cap a model ALLOW: judging what the rules cannot
- *       parse is the purpose of a model.
+ *     - ALLOW / BLOCK / ESCALATE stand as the model said. In particular a rules ESCALATE for something the rules
+ *       engine did not understand or could not check does NOT cap a model ALLOW: judging what the rules cannot
+ *       parse is the purpose of a model (but see 4.).
  *     - model null (unparseable answer) -> null (never replaced by the rules verdict).
  *     - model unavailable (JudgeUnavailableError) -> thrown; no fallback to the rules verdict.
  *  3. If the rules engine itself throws (a bug), the model still runs but its ALLOW is capped to ESCALATE,
  *     since hard violations could not be checked.
- *  0. A simulation report (SPEC 2.8) at `context.simulation` or `facts.details.simulation` with status "reverted"
- *     or wouldRevert true -> BLOCK before anything else (provider "rules"): a reverting transaction is never allowed.
+ *  4. The owner's own escalation rules ("needs human approval above $X") that the action triggers cap a model
+ *     ALLOW to ESCALATE: the owner asked for a human, and a model is not one.
+ *  A reverting simulation (src/judge/simulation.ts) is a rules violation, so (1.) blocks it without the model.
  * Transcript: [rules, ...model entries (prompt, model_output), combine].
  *
  * The evaluator is injected (createJudge passes evaluateRules from ./rules/engine); without one, the engine is
@@ -30,6 +31,8 @@ export interface RulesCheck {
   unknowns: string[];
   constraints: unknown[];
   injection: string[];
+  /** The owner's own "a human approves above X" rules that this action triggers. */
+  escalations?: string[];
 }
 
 export type RulesEvaluator = (input: JudgeInput) => RulesCheck;
@@ -55,20 +58,6 @@ function loadDefaultEvaluator(): Promise<RulesEvaluator> {
   return defaultEvaluator;
 }
 
-/** The simulation report's error when it says the transaction reverts, else null. */
-export function simulationRevert(input: JudgeInput): { error: string } | null {
-  const candidates = [input.context?.simulation, input.facts?.details?.simulation];
-  for (const c of candidates) {
-    if (c && typeof c === "object" && !Array.isArray(c)) {
-      const sim = c as Record<string, unknown>;
-      if (sim.status === "reverted" || sim.wouldRevert === true) {
-        return { error: typeof sim.error === "string" && sim.error.trim() !== "" ? sim.error.trim().slice(0, 300) : "no reason given" };
-      }
-    }
-  }
-  return null;
-}
-
 export class ModelJudge implements Judge {
   readonly name: string;
   private readonly evaluate: RulesEvaluator | null;
@@ -82,18 +71,6 @@ export class ModelJudge implements Judge {
   }
 
   async judge(input: JudgeInput): Promise<JudgeOutput> {
-    const revert = simulationRevert(input);
-    if (revert) {
-      return {
-        verdict: "BLOCK",
-        reasoning: `The simulation shows this transaction reverts (${revert.error}); a reverting transaction is never allowed.`,
-        provider: "rules",
-        transcript: [
-          { kind: "simulation_guard", data: { reverted: true, error: revert.error } },
-          { kind: "combine", data: { rules: "BLOCK", model: "not called", final: "BLOCK", policy: "simulation reverted" } },
-        ],
-      };
-    }
     let rules: RulesCheck | null = null;
     let rulesError: string | null = null;
     try {
@@ -135,7 +112,12 @@ export class ModelJudge implements Judge {
     let verdict = out.verdict;
     let reasoning = out.reasoning;
     let policy = "model decides; rules found no hard violation";
-    if (rulesError !== null && verdict === "ALLOW") {
+    const ownerEscalations = rules?.escalations ?? [];
+    if (ownerEscalations.length > 0 && verdict === "ALLOW") {
+      verdict = "ESCALATE";
+      reasoning = `${ownerEscalations[0]} The owner's rules require a human to approve this, whatever the model concluded.`;
+      policy = "owner escalation rule: model ALLOW capped to ESCALATE";
+    } else if (rulesError !== null && verdict === "ALLOW") {
       verdict = "ESCALATE";
       reasoning = `The rules check could not run, so the model's ALLOW is held for review. Model reasoning: ${out.reasoning ?? ""}`.trim();
       policy = "rules engine failed: model ALLOW capped to ESCALATE";

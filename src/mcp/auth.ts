@@ -12,11 +12,14 @@ import { presentedKey } from "../http/auth";
 export const MCP_PATH = "/api/mcp";
 export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
-/** The credential is the `x-api-key` header, else `Authorization: Bearer`; an API key is tried first, then an OAuth token. */
-export async function authenticateMcp(c: Context, accounts: AccountsService): Promise<{ principal: Principal } | { presented: boolean }> {
+/**
+ * The credential is the `x-api-key` header, else `Authorization: Bearer`; an API key is tried first, then an
+ * OAuth token, which must have been issued for this endpoint (RFC 8707 resource `{publicUrl}/api/mcp`).
+ */
+export async function authenticateMcp(c: Context, accounts: AccountsService, publicUrl: string): Promise<{ principal: Principal } | { presented: boolean }> {
   const credential = presentedKey(c);
   if (!credential) return { presented: false };
-  const principal = (await accounts.authenticateApiKey(credential)) ?? (await accounts.authenticateOAuthToken(credential));
+  const principal = (await accounts.authenticateApiKey(credential)) ?? (await accounts.authenticateOAuthToken(credential, { resource: `${publicUrl}${MCP_PATH}` }));
   return principal ? { principal } : { presented: true };
 }
 

@@ -27,7 +27,7 @@ export function mcpMount(opts: McpMountOptions) {
     app.get(`${RESOURCE_METADATA_PATH}${MCP_PATH}`, (c) => c.json(metadata));
 
     app.post(MCP_PATH, async (c) => {
-      const auth = await authenticateMcp(c, deps.services.accounts);
+      const auth = await authenticateMcp(c, deps.services.accounts, deps.publicUrl);
       if (!("principal" in auth)) return unauthorized(c, deps.publicUrl, auth.presented);
       c.set("principal", auth.principal);
       return handleMcpRequest(c.req.raw, auth.principal, mcp);

@@ -29,6 +29,8 @@ const designator = (delegate: string) => `0xef0100${delegate.slice(2).toLowerCas
 export async function executeProposal(deps: ProposalsDeps, id: string, from: "verifying" | "awaiting_user"): Promise<void> {
   const { db, clock, logger } = deps;
   const row = await findProposal(db, null, id);
+  const kind = deps.kinds?.get(row.kind);
+  if (kind) return kind.execute(deps, id, from);
   const wallet = await db.selectFrom("wallets").select(["id", "chain", "address"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
   const chain = deps.chains.evm(wallet.chain);
   const fail = async (error: string) => {

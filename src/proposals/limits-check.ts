@@ -4,14 +4,17 @@
  *
  * What counts as money out ("exposure"): every transfer out, plus every approval the wallet grants (an
  * approval lets the spender move funds later without a proposal, so it is spending authority given
- * away now). An unlimited approval or an NFT approval-for-all exceeds any USD limit. Gas is a cost of
- * the transaction, not a transfer, and is not counted.
+ * away now; when the simulation could read it, what the approval leaves after the transaction: an approval
+ * spent in full in the same batch, as in approve + swap, counts nothing). An unlimited approval or an NFT
+ * approval-for-all exceeds any USD limit. Gas is a cost of the transaction, not a transfer, and is not
+ * counted.
  *
  * Outcomes: a violation blocks (free, no judge); otherwise `checkable` says whether every set limit could
  * be evaluated (an outflow with no USD price leaves a USD limit unchecked, which holds the proposal for
  * the owner even on ALLOW).
  */
 import type { AssetChange } from "../chains/evm/simulate";
+import type { ChangeWithResidual } from "./residual";
 import type { Limits } from "../wallets/limits";
 
 export interface LimitVerdict {
@@ -28,11 +31,25 @@ export interface LimitVerdict {
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const fmt = (n: number) => `$${n.toLocaleString("en-US", { maximumFractionDigits: 2, minimumFractionDigits: 2 })}`;
 
+/**
+ * An approval the same transaction spends in full (residual.ts: allowance 0 afterwards), or a revocation:
+ * it leaves no authority behind, so it is not an outflow (the transfer it funds is counted on its own).
+ */
+const lapses = (c: ChangeWithResidual) => c.changeType === "approval" && (c.rawAmount === "0" || c.residualRaw === "0");
+
 /** Exposure of one change; Infinity for unlimited grants; null when unpriced. */
-function exposure(c: AssetChange): number | null {
+function exposure(c: ChangeWithResidual): number | null {
   if (c.direction !== "out") return 0;
+  if (lapses(c)) return 0;
+  if (c.changeType === "approval" && c.residualRaw !== undefined) {
+    // Count what the approval leaves after the transaction, not what it granted.
+    const left = BigInt(c.residualRaw);
+    if (left >= 1n << 255n) return Number.POSITIVE_INFINITY;
+    const granted = BigInt(c.rawAmount);
+    if (c.usdValue === null || granted === 0n) return c.usdValue;
+    return left >= granted ? c.usdValue : (c.usdValue * Number(left)) / Number(granted);
+  }
   if (c.changeType !== "transfer" && c.unlimited) return Number.POSITIVE_INFINITY;
-  if (c.changeType === "approval" && c.rawAmount === "0") return 0; // a revocation grants nothing
   return c.usdValue;
 }
 
@@ -53,7 +70,7 @@ export function exposureOf(changes: AssetChange[]): { usd: number; unpriced: boo
 export function checkLimits(limits: Limits, changes: AssetChange[], opts: { simulated: boolean }): LimitVerdict {
   const exp = exposureOf(changes);
   const result = (reason: string | null, checkable = true): LimitVerdict => ({ ok: reason === null, reason, checkable, exposureUsd: exp.usd, unpriced: exp.unpriced || exp.unlimited });
-  const outs = changes.filter((c) => c.direction === "out" && !(c.changeType === "approval" && c.rawAmount === "0"));
+  const outs = changes.filter((c) => c.direction === "out" && !lapses(c));
 
   if (limits.tokenAllowlist) {
     const allowed = new Set(limits.tokenAllowlist.map((t) => t.toLowerCase()));

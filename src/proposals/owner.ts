@@ -8,15 +8,15 @@
  * proposal (it can never execute as it is); a chain that cannot simulate right now leaves it held (409).
  * The owner's confirmation stands in for the judge: no credit is charged and the verdict stays the judge's.
  */
-import { simulateEvm } from "../chains/evm/simulate";
 import { limitsFromRow } from "../wallets/limits";
 import { lockWallet } from "../wallets/repo";
-import { requestHashOf, simulationTxOf, type EvmPayload } from "./build";
+import { requestHashOf, type EvmPayload } from "./build";
 import { invalidState } from "./errors";
+import { LEGACY_SAFE_MESSAGE } from "../wallets/custody/embedded";
 import { executeProposal } from "./execute";
 import { checkDailyCap, checkLimits } from "./limits-check";
 import type { ProposalResult } from "./present";
-import { result } from "./propose";
+import { result, simulateEvmProposal } from "./propose";
 import { findProposal, lockProposal, reservedInWindow, transition } from "./repo";
 import { ownerActionable, type ProposalStatus } from "./state";
 import type { ProposalsDeps } from "./types";
@@ -35,8 +35,11 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
   const { db, clock } = deps;
   const row = await findProposal(db, scope.accountId, txId);
   actionable(row, clock.now());
-  const wallet = await db.selectFrom("wallets").select(["id", "chain", "limits", "archived_at"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
+  const wallet = await db.selectFrom("wallets").select(["id", "chain", "limits", "archived_at", "custody", "legacy_safe"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
   if (wallet.archived_at) throw invalidState("the wallet is archived and cannot transact");
+  // The service never signs for a self-custodial wallet: its owner's wallet does (wallets/custody/embedded-confirm.ts).
+  if (wallet.custody === "embedded") throw invalidState("this is a self-custodial wallet: confirm it in the dashboard, where your own wallet signs and sends it");
+  if (wallet.legacy_safe) throw invalidState(LEGACY_SAFE_MESSAGE);
   const chain = deps.chains.evm(wallet.chain);
   if (!chain) throw invalidState(`no ${wallet.chain} chain is configured on this deployment`);
   const payload = row.payload as EvmPayload;
@@ -45,7 +48,10 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
     deps.logger.error({ proposalId: row.id }, "requestHash mismatch at confirmation");
     return result(deps, row.id);
   }
-  const sim = await simulateEvm(chain, simulationTxOf(payload), { clock });
+  // A registered kind (x402 payments) re-reads its own effects; an EVM payload is simulated again.
+  const kind = deps.kinds?.get(row.kind);
+  const fresh = kind ? await kind.resimulate(deps, row) : { simulation: await simulateEvmProposal(deps, chain, { payload }), block: undefined };
+  const sim = fresh.simulation;
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was signed; retry the confirmation");
   const limits = limitsFromRow(wallet.limits);
   const lim = checkLimits(limits, sim.changes, { simulated: sim.status === "clean" });
@@ -59,6 +65,7 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
       await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning, simulation: JSON.stringify(sim) });
       return "blocked" as const;
     };
+    if (fresh.block) return block(fresh.block);
     if (sim.status === "reverted") return block(`the simulation at confirmation reverts (${sim.error}): a transaction that reverts is never sent`);
     if (!lim.ok) return block(`${lim.reason} (re-checked at confirmation)`);
     const cap = checkDailyCap(limits, await reservedInWindow(tx, p.wallet_id, now, p.id), lim.exposureUsd);

@@ -12,6 +12,7 @@
  *  5. decide() picks blocked / awaiting_user / execute; execute signs and sends (execute.ts).
  *
  * The proposal exists from step 3 on, so a client that gives up waiting can still find it.
+ * `proposeBuilt` is steps 2 to 5 for callers that build their own payload (swaps, x402 payments).
  */
 import type { Principal } from "../accounts/principal";
 import { ServiceError } from "../lib/errors";
@@ -19,7 +20,16 @@ import { prefixedId } from "../lib/ids";
 import { simulateEvm } from "../chains/evm/simulate";
 import { limitsFromRow } from "../wallets/limits";
 import { findWallet, lockWallet } from "../wallets/repo";
-import { buildEvmProposal, checkChain, simulationTxOf } from "./build";
+import type { Transaction } from "kysely";
+import type { DB } from "../db/schema";
+import type { EvmChain } from "../chains/evm/chain";
+import type { RawChange } from "../chains/evm/effects";
+import type { SimulationReport } from "../chains/evm/simulate";
+import type { WalletView } from "../wallets/repo";
+import type { KeyHandle } from "../wallets/custody/signer";
+import { buildEvmProposal, checkChain, simulationTxOf, type EvmPayload } from "./build";
+import { withResidualAllowances } from "./residual";
+import { checkCustody } from "../wallets/custody/embedded";
 import { proposeConflict } from "./errors";
 import { executeProposal } from "./execute";
 import { proposalContext, proposalFacts } from "./facts";
@@ -33,17 +43,49 @@ import type { ProposalsDeps } from "./types";
 export const NO_MANDATE = "No mandate was set for this escrow wallet. Every action needs the owner's review: escalate it.";
 
 export async function propose(deps: ProposalsDeps, principal: Principal, walletRef: string, req: ProposeRequest, source: "api" | "mcp" = "api"): Promise<ProposalResult> {
-  const { db, clock, logger } = deps;
-  const wallet = await findWallet(db, principal.accountId, walletRef);
+  const wallet = await findWallet(deps.db, principal.accountId, walletRef);
   if (wallet.archived_at) throw proposeConflict("the wallet is archived and cannot transact; an operator can unarchive it");
   checkChain(wallet.chain, req.input);
   const chain = deps.chains.evm(wallet.chain);
   if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
   const built = buildEvmProposal(chain, wallet, req.input);
-  const note = cutNote(req.note);
+  return proposeBuilt(deps, principal, wallet, { built, input: req.input, note: req.note, source, simulate: () => simulateEvmProposal(deps, chain, built) });
+}
+
+/** The simulation every EVM payload gets: simulateEvm plus what each approval leaves behind (residual.ts). */
+export async function simulateEvmProposal(deps: ProposalsDeps, chain: EvmChain, built: { payload: EvmPayload; declared?: RawChange[] }): Promise<SimulationReport> {
+  const tx = simulationTxOf(built.payload);
+  return withResidualAllowances(chain, tx, await simulateEvm(chain, tx, { clock: deps.clock, declared: built.declared }));
+}
+
+/**
+ * What a caller other than the propose route hands the pipeline (swaps, x402 payments): the built payload
+ * and its requestHash, the input recorded and shown to the judge, and how to simulate it.
+ */
+export interface ProposeBuiltOptions {
+  built: { kind: string; payload: object; requestHash: string; summary: string };
+  input: Record<string, unknown>;
+  note?: string | null;
+  source: "api" | "mcp";
+  /** Default: the EVM simulation of `built.payload` (an EvmPayload). */
+  simulate?: () => Promise<SimulationReport>;
+  /** Runs in the transaction that records the proposal (a kind's own rows). */
+  onRecorded?: (tx: Transaction<DB>, proposalId: string) => Promise<void>;
+}
+
+/** Steps 2 to 5 for a wallet already resolved, checked and on a configured EVM chain. */
+export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wallet: WalletView, o: ProposeBuiltOptions): Promise<ProposalResult> {
+  const { db, clock, logger } = deps;
+  // Self-custodial wallets refuse what their owner's wallet cannot send; legacy safe wallets refuse all (409).
+  checkCustody(wallet, o.built);
+  const chain = deps.chains.evm(wallet.chain);
+  if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
+  const { built, source } = o;
+  const req = { input: o.input };
+  const note = cutNote(o.note);
   const limits = limitsFromRow(wallet.limits);
 
-  const simulation = await simulateEvm(chain, simulationTxOf(built.payload), { clock, declared: built.declared });
+  const simulation = await (o.simulate ? o.simulate() : simulateEvmProposal(deps, chain, { payload: built.payload as EvmPayload }));
   const lim = checkLimits(limits, simulation.changes, { simulated: simulation.status === "clean" });
 
   const id = prefixedId("prop");
@@ -84,6 +126,7 @@ export async function propose(deps: ProposalsDeps, principal: Principal, walletR
         updated_at: now,
       })
       .execute();
+    await o.onRecorded?.(tx, id);
     return { spent, blocked: blockReason !== null };
   });
   logger.info({ proposalId: id, walletId: wallet.id, kind: built.kind, simulation: simulation.status, blockedByLimits: rec.blocked, source }, "proposal recorded");
@@ -125,7 +168,7 @@ export async function propose(deps: ProposalsDeps, principal: Principal, walletR
     walletMode: wallet.mode as "autonomous" | "safe",
     simulationStatus: simulation.status,
     limitsCheckable: lim.checkable,
-    canSign: deps.signer.canSign({ walletId: wallet.id, address: wallet.address, keyRef: key.key_ref }),
+    canSign: canExecute(deps, built.kind, { walletId: wallet.id, address: wallet.address, keyRef: key.key_ref }),
   });
   const judged = { verdict: run.verdict, scan_id: run.id, credits_remaining: run.creditsRemaining, proof: JSON.stringify(run.proof) };
   const judgeReason = run.reasoning ?? "";
@@ -143,8 +186,16 @@ export async function propose(deps: ProposalsDeps, principal: Principal, walletR
   return result(deps, id);
 }
 
+/** Whether the service can carry out this kind for the wallet now: a registered kind decides, else the EVM signer. */
+function canExecute(deps: ProposalsDeps, kind: string, h: KeyHandle): boolean {
+  const handler = deps.kinds?.get(kind);
+  return handler ? handler.canExecute(h) : deps.signer.canSign(h);
+}
+
 export async function result(deps: ProposalsDeps, id: string): Promise<ProposalResult> {
   const row = await findProposal(deps.db, null, id);
   const w = await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
-  return proposalResult(row, deps.clock.now(), { publicUrl: deps.publicUrl, chainOf: () => deps.chains.evm(w.chain) });
+  const r = proposalResult(row, deps.clock.now(), { publicUrl: deps.publicUrl, chainOf: () => deps.chains.evm(w.chain) });
+  const extra = await deps.kinds?.get(row.kind)?.present?.(deps, row);
+  return extra ? { ...r, ...extra } : r;
 }

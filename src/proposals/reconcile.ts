@@ -14,6 +14,7 @@
 import type { Hex } from "viem";
 import { broadcast, failRejected, settleFromReceipt, waitForReceipt } from "./execute";
 import { transition } from "./repo";
+import { reconcileEmbedded } from "../wallets/custody/embedded-confirm";
 import type { ProposalsDeps } from "./types";
 
 export interface ReconcileReport {
@@ -36,13 +37,14 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
   const executing = await db
     .selectFrom("proposals")
     .innerJoin("wallets", "wallets.id", "proposals.wallet_id")
-    .select(["proposals.id", "proposals.wallet_id", "proposals.tx_hash", "proposals.signed_tx", "proposals.nonce", "wallets.chain", "wallets.address"])
+    .select(["proposals.id", "proposals.kind", "proposals.wallet_id", "proposals.tx_hash", "proposals.signed_tx", "proposals.nonce", "wallets.chain", "wallets.address"])
     .where("proposals.status", "=", "executing")
     .where("proposals.updated_at", "<=", cutoff)
     .orderBy("proposals.updated_at")
     .limit(200)
     .execute();
   for (const p of executing) {
+    if (deps.kinds?.has(p.kind)) continue; // settled by the kind's own reconcile below
     const chain = deps.chains.evm(p.chain);
     if (!chain || !p.tx_hash || !p.signed_tx || p.nonce === null) continue;
     const hash = p.tx_hash as Hex;
@@ -83,6 +85,25 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
     } catch (err) {
       logger.warn({ proposalId: p.id, err: (err as Error).message }, "reconcile: chain not readable; will retry");
     }
+  }
+
+  for (const [name, kind] of deps.kinds ?? []) {
+    try {
+      const r = (await kind.reconcile?.(deps, { minAgeMs: opts.minAgeMs ?? 0 })) ?? { executed: 0, failed: 0 };
+      report.executed += r.executed;
+      report.failed += r.failed;
+    } catch (err) {
+      logger.warn({ kind: name, err: (err as Error).message }, "reconcile: a proposal kind could not settle; will retry");
+    }
+  }
+
+  // Self-custodial wallets: the owner's wallet sent it; only the receipt (or a spent nonce) can settle it.
+  try {
+    const r = await reconcileEmbedded(deps, { minAgeMs: opts.minAgeMs ?? 0 });
+    report.executed += r.executed;
+    report.failed += r.failed;
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, "reconcile: embedded proposals could not settle; will retry");
   }
 
   const stale = new Date(now.getTime() - deps.staleVerifyingMs);

@@ -21,6 +21,7 @@ import type { OwnerScope } from "./owner";
 export async function withdraw(deps: ProposalsDeps, scope: OwnerScope, walletRef: string, req: WithdrawRequest): Promise<ProposalResult> {
   const { db, clock } = deps;
   const wallet = scope.accountId === null ? await findWalletById(db, walletRef) : await findWallet(db, scope.accountId, walletRef);
+  if (wallet.custody === "embedded") throw new ServiceError("conflict", "withdraw_failed", "this is a self-custodial wallet: its funds are in your own wallet; send them from there");
   const chain = deps.chains.evm(wallet.chain);
   if (!chain) throw new ServiceError("conflict", "withdraw_failed", `no ${wallet.chain} chain is configured on this deployment`);
   let built;

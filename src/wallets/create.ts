@@ -19,7 +19,16 @@ export const createFailed = (message: string) => new ServiceError("invalid_input
 export const escrowUnconfigured = () =>
   new ServiceError("unavailable", "escrow_unconfigured", "escrow wallets are not configured on this deployment (no Base chain: set BASE_RPC_URL, or run the sandbox)");
 
-export async function createWallet(deps: WalletsDeps, principal: Principal, input: CreateWalletInput): Promise<Wallet & WalletDetails & { notes: string[] }> {
+/**
+ * `embedded`: a self-custodial wallet whose address the owner proved with SIWE (custody/embedded-siwe.ts).
+ * No key is generated or stored; the row records the owner's address, custody `embedded`, mode `safe`.
+ */
+export async function createWallet(
+  deps: WalletsDeps,
+  principal: Principal,
+  input: CreateWalletInput,
+  embedded?: { address: string; keyRef: string; provider: string },
+): Promise<Wallet & WalletDetails & { notes: string[] }> {
   const name = input.name.trim();
   if (name.length > WALLET_NAME_MAX) throw createFailed(`name must be at most ${WALLET_NAME_MAX} characters`);
   if (name.startsWith("wal_")) throw createFailed("name must not start with wal_ (wallet ids do; a name is usable in place of an id)");
@@ -41,7 +50,7 @@ export async function createWallet(deps: WalletsDeps, principal: Principal, inpu
   }
 
   const id = prefixedId("wal");
-  const key = await deps.signer.createKey(id);
+  const key = embedded ? { address: embedded.address, keyRef: embedded.keyRef } : await deps.signer.createKey(id);
   const max = deps.maxLiveWallets ?? 25;
   const mandate = input.mandate?.trim() ? input.mandate.trim() : null;
 
@@ -69,7 +78,8 @@ export async function createWallet(deps: WalletsDeps, principal: Principal, inpu
         address: key.address,
         mandate,
         limits: JSON.stringify(limits.limits),
-        signer: deps.signer.provider,
+        signer: embedded ? embedded.provider : deps.signer.provider,
+        custody: embedded ? "embedded" : "server",
         key_ref: key.keyRef,
         next_nonce: null,
         archived_at: null,

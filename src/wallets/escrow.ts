@@ -14,7 +14,8 @@ import { recheckHeld, rejectHeldOnArchive } from "../proposals/recheck";
 import type { ProposalsDeps } from "../proposals/types";
 import type { WalletSigner } from "./custody/signer";
 import { createWalletsService, type WalletsService } from "./service";
-import type { EscrowChains } from "./types";
+import type { EscrowChains, WalletsDeps } from "./types";
+import { createEmbeddedCustody, type EmbeddedCustody } from "./custody/embedded-service";
 
 export interface EscrowOptions {
   db: Database;
@@ -34,6 +35,7 @@ export interface EscrowOptions {
 export interface Escrow {
   wallets: WalletsService;
   proposals: ProposalsService;
+  embedded: EmbeddedCustody;
   configured: boolean;
   start(): Promise<void>;
   stop(): void;
@@ -53,7 +55,7 @@ export function createEscrow(o: EscrowOptions): Escrow {
     staleVerifyingMs: o.judgeTimeoutMs + 120_000,
   };
   const proposals = createProposalsService(pdeps);
-  const wallets = createWalletsService({
+  const wdeps: WalletsDeps = {
     db: o.db,
     clock: o.clock,
     logger: o.logger,
@@ -62,7 +64,10 @@ export function createEscrow(o: EscrowOptions): Escrow {
     publicUrl: o.publicUrl,
     onRulesChanged: (tx, wallet) => recheckHeld(pdeps, tx, wallet),
     onArchived: (tx, walletId) => rejectHeldOnArchive(pdeps, tx, walletId),
-  });
+  };
+  const wallets = createWalletsService(wdeps);
+  // Self-custodial (embedded) wallets: connected with SIWE, confirmed by the owner's own wallet.
+  const embedded = createEmbeddedCustody(wdeps, pdeps);
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   const sweep = async () => {
@@ -80,6 +85,7 @@ export function createEscrow(o: EscrowOptions): Escrow {
   return {
     wallets,
     proposals,
+    embedded,
     configured: o.base !== null,
     async start() {
       if (o.base) {

@@ -60,7 +60,8 @@ export function walletWire(row: WalletView, live: { balanceUsd: number | null; t
 export function walletDetails(row: WalletView, chain: EvmChain | null, signer: WalletSigner): WalletDetails {
   const limits = limitsFromRow(row.limits);
   return {
-    provider: signer.provider,
+    // An embedded wallet's row names the owner's wallet as its signer (custody/embedded.ts), not the custodian.
+    provider: row.custody === "embedded" ? row.signer : signer.provider,
     rules: { limits, enforcement: enforcement(limits, signer.enforcesLimits, !!row.mandate) },
     explorerAddressUrl: chain?.explorerAddressUrl(row.address) ?? null,
     gas: { asset: "ETH", note: gasNote(chain) },

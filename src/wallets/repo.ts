@@ -29,6 +29,7 @@ export const WALLET_COLUMNS = [
   "archived_at",
   "created_at",
   "updated_at",
+  "legacy_safe",
 ] as const;
 export type WalletView = Omit<WalletRow, "key_ref">;
 

@@ -64,12 +64,14 @@ describe("any JSON in any field never yields a 500", () => {
     const veryDeep = "[".repeat(200_000) + "]".repeat(200_000);
     const raw = await t.request("POST", "/api/v1/intent", { key, raw: `{"intent":"x","action":${veryDeep}}` });
     expect([400, 413]).toContain(raw.status);
+    const big = await t.request("POST", "/api/v1/intent", { key, raw: '{"intent":"x","action":{"big":12345678901234567890123456789,"e":1e400}}' });
+    expectSpecError(big.status, await big.json());
     for (const body of [
       { intent: "x\u0000y", action: "z" },
       { intent: "rules", action: { "\u0000": 1 } },
       { intent: "\ud800 lone surrogate", action: "\udfff" },
       { intent: "rules", action: deep },
-      { intent: "rules", action: { n: 1e308, m: -0, big: 12345678901234567890123 } },
+      { intent: "rules", action: { n: 1e308, m: -0, tiny: 5e-324 } },
     ]) {
       const res = await t.request("POST", "/api/v1/intent", { key, body });
       expectSpecError(res.status, await res.json());

@@ -7,6 +7,7 @@ import { usd } from "../views/format";
 import { noticeFrom, render, seeOther } from "../views/render";
 import { ChangeList, Countdown } from "./escrow-widgets";
 import { ProposalTable } from "./wallet-detail";
+import { EmbeddedDecide } from "./embedded-wallet";
 
 function Decide(p: { csrf: string; id: string }) {
   return (
@@ -78,7 +79,8 @@ export function ProposalCard(p: { r: ProposalFull; wallet?: Wallet; csrf: string
         </dl>
       )}
       {r.explorerUrl && <ExternalLink href={r.explorerUrl}>View the transaction on the explorer</ExternalLink>}
-      {r.status === "awaiting_user" && <Decide csrf={p.csrf} id={r.txId} />}
+      {r.status === "awaiting_user" &&
+        (p.wallet?.custody === "embedded" ? <EmbeddedDecide csrf={p.csrf} id={r.txId} address={p.wallet.address} /> : <Decide csrf={p.csrf} id={r.txId} />)}
     </article>
   );
 }

@@ -190,9 +190,11 @@ export function walletDetailRoutes(deps: DashboardDeps) {
             <a class="btn-secondary" href={`/dashboard/wallets/${w.id}/rules`}>
               Edit rules
             </a>
-            <a class="btn-secondary" href={`/dashboard/wallets/${w.id}/withdraw`}>
-              Withdraw
-            </a>
+            {w.custody !== "embedded" && (
+              <a class="btn-secondary" href={`/dashboard/wallets/${w.id}/withdraw`}>
+                Withdraw
+              </a>
+            )}
           </p>
         </section>
         <section>

@@ -98,6 +98,9 @@ export function walletListRoutes(deps: DashboardDeps) {
           <a class="btn" href="/dashboard/wallets/new">
             Create wallet
           </a>
+          <a class="btn-secondary" href="/dashboard/wallets/connect">
+            Connect your own wallet
+          </a>
           <a href={includeArchived ? "/dashboard/wallets" : "/dashboard/wallets?archived=1"}>{includeArchived ? "Hide archived wallets" : "Show archived wallets"}</a>
         </p>
         {list.length === 0 ? (

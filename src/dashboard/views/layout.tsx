@@ -2,7 +2,7 @@ import type { Child } from "hono/jsx";
 import type { Session } from "../auth/service";
 import { CsrfField } from "./components";
 
-export type NavKey = "overview" | "proposals" | "wallets" | "verifications" | "playground" | "credits" | "keys" | "traders" | "account";
+export type NavKey = "overview" | "proposals" | "wallets" | "verifications" | "playground" | "credits" | "keys" | "connected" | "traders" | "account";
 
 const NAV: { key: NavKey; href: string; label: string }[] = [
   { key: "overview", href: "/dashboard", label: "Overview" },
@@ -12,6 +12,7 @@ const NAV: { key: NavKey; href: string; label: string }[] = [
   { key: "playground", href: "/dashboard/playground", label: "Playground" },
   { key: "credits", href: "/dashboard/credits", label: "Credits" },
   { key: "keys", href: "/dashboard/keys", label: "API keys" },
+  { key: "connected", href: "/dashboard/connected-clients", label: "Connected apps" },
   { key: "traders", href: "/dashboard/traders", label: "Traders" },
   { key: "account", href: "/dashboard/account", label: "Account" },
 ];

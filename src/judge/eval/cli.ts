@@ -1,10 +1,10 @@
 /**
- * `npm run judge:eval -- <cases.jsonl> [--json] [--quiet]`
+ * `npm run judge:eval -- <cases.jsonl> [--json] [--quiet] [--direct]`
  *
- * Scores a judge over labelled cases. The runner is a parameter of `runEval`: today the default builds the
- * JudgeInput in-process (venue detection, `context.reference` split out, preset "generic") and asks the
- * embedded RulesJudge; a runner that goes through the verification service can be passed instead.
- * Exits 1 when any ALLOW is unsafe, so CI fails on the worst defect.
+ * Scores a judge over labelled cases. By default every case goes through the real verification service
+ * (POST /api/v1/intent on an in-process runtime, see service-runner.ts); `--direct` asks the embedded
+ * RulesJudge in-process instead (faster, for tuning). Exits 1 when any ALLOW is unsafe, so CI fails on the
+ * worst defect.
  */
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -13,6 +13,7 @@ import { splitReference } from "../reference";
 import { RulesJudge } from "../rules/judge";
 import type { Judge, JudgeInput } from "../types";
 import { formatScore, parseCases, scoreCases, scoreJson, type JudgeCase, type Runner, type Score } from "./score";
+import { startServiceRunner } from "./service-runner";
 
 /** The JudgeInput a case stands for, built the way the service builds it. */
 export function buildJudgeInput(c: JudgeCase): JudgeInput {
@@ -37,10 +38,16 @@ export async function main(argv: string[], runner?: Runner): Promise<number> {
   const args = argv.filter((a) => !a.startsWith("--"));
   const json = argv.includes("--json");
   if (args.length !== 1) {
-    console.error("usage: judge:eval <cases.jsonl> [--json] [--quiet]");
+    console.error("usage: judge:eval <cases.jsonl> [--json] [--quiet] [--direct]");
     return 2;
   }
-  const score = await runEval(args[0], runner);
+  let close = async () => {};
+  if (!runner && !argv.includes("--direct")) {
+    const service = await startServiceRunner(parseCases(readFileSync(args[0], "utf8")).length);
+    runner = service.runner;
+    close = service.close;
+  }
+  const score = await runEval(args[0], runner).finally(close);
   if (json) console.log(JSON.stringify(scoreJson(score), null, 2));
   else console.log(formatScore(score, { failures: !argv.includes("--quiet") }));
   return score.unsafeAllows.length > 0 ? 1 : 0;

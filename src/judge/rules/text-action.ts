@@ -7,7 +7,7 @@
 import type { Activity, ActionView, OrderView } from "./types";
 import { canonSym, priceOf } from "./context";
 import { asSymbol } from "./parse/state";
-import { consume, makeClause, newRefs, parseNumber, protect, restore, scan, leftoverWords } from "./text";
+import { makeClause, newRefs, parseNumber, protect, restore, scan, leftoverWords } from "./text";
 import { CHAINS, VENUES } from "./vocab";
 import { emptyView } from "./view";
 
@@ -194,6 +194,5 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
   }
   v.assets = [asset, buyAsset].filter((x): x is string => !!x && !(prediction && x === asset));
   v.recipients = recipients;
-  consume(c, 0, 0);
   return v;
 }

@@ -42,7 +42,8 @@ const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
   let s = raw.replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
-  s = s.replace(/≤|=</g, " at most ").replace(/≥/g, " at least ").replace(/\u00a0/g, " ");
+  s = s.replace(/\s*<->\s*|\s*->\s*|\s*→\s*/g, " to ");
+  s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
   s = s.replace(/https?:\/\/([^\s/)"',;]+)[^\s)"',;]*/gi, (_m, host: string) => hold(refs.hosts, "h", host.toLowerCase()));
   s = s.replace(/\bcontext\.[A-Za-z_][\w.]*[A-Za-z0-9_]/g, (m) => hold(refs.ctx, "c", m));
   // Quoted names: an opening quote after a boundary, a closing quote before one. Apostrophes inside words stay.
@@ -84,13 +85,14 @@ export function splitSentences(s: string): string[] {
     .filter((x) => x.length > 0);
 }
 
-const NEG_START = "(?:never|do not|don't|dont|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|no|not|nothing|avoid)";
+const NEG_START =
+  "(?:never|do not|don't|dont|does not|doesn't|must not|must never|mustn't|cannot|can't|should not|should never|shouldn't|may not|may never|will never|no|not|nothing|avoid)";
 const VERB_START =
   "(?:withdraw|supply|swap|send|pay|trade|buy|sell|delegate|stake|unstake|wrap|unwrap|add|remove|bridge|borrow|repay|lend|deposit|transfer|move|approve|close|open|place|bet|short|long|cancel|set|change|use)";
 
 /** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
 const CLAUSE_RE = new RegExp(
-  `\\s+-\\s+|,?\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)`,
+  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)`,
   "i",
 );
 
@@ -119,17 +121,18 @@ export function consume(c: Clause, start: number, end: number): void {
  * Run a global regex over the clause; for each match not overlapping consumed text, call fn. When fn returns
  * anything but false, the match is consumed.
  */
-const COMPILED = new Map<string, RegExp>();
+const COMPILED = new WeakMap<RegExp, RegExp>();
 
-/** A global copy of a regex, compiled once (recognisers run on every request). */
+/** A global copy of a regex, made once per regex object (recognisers run on every request). */
 export function globalRe(re: RegExp): RegExp {
-  const flags = re.flags.includes("g") || re.flags.includes("y") ? re.flags : `${re.flags}g`;
-  const key = `${flags}/${re.source}`;
-  let g = COMPILED.get(key);
+  if (re.global || re.sticky) {
+    re.lastIndex = 0;
+    return re;
+  }
+  let g = COMPILED.get(re);
   if (!g) {
-    g = new RegExp(re.source, flags);
-    if (COMPILED.size > 2000) COMPILED.clear();
-    COMPILED.set(key, g);
+    g = new RegExp(re.source, `${re.flags}g`);
+    COMPILED.set(re, g);
   }
   g.lastIndex = 0;
   return g;

@@ -92,11 +92,10 @@ export function activitiesOf(family: string, type: string | null, f?: Partial<Fa
 
 const toNum = (s: string | number | null | undefined): number | null => (s === null || s === undefined ? null : num(s));
 
-function orderView(o: NonNullable<Facts["orders"]>[number], ctx: Ctx): OrderView {
+function orderView(o: NonNullable<Facts["orders"]>[number]): OrderView {
   const tif = o.tif ? o.tif.toLowerCase() : null;
   const trigger = o.orderType === "trigger";
   const isMarketLike = o.orderType === "market" || tif === "ioc" || tif === "fok" || tif === "fak" || !!o.trigger?.isMarket;
-  void ctx;
   return {
     asset: o.market === "prediction" ? (o.outcome ?? o.asset) : canonSym(o.asset),
     marketType: o.market,
@@ -135,7 +134,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   const calls = f.calls && f.calls.length ? f.calls : null;
   v.activities = calls ? [...new Set(calls.flatMap((c) => activitiesOf(c.actionFamily, c.actionType, { ...f, venue: c.venue })))] : activitiesOf(f.actionFamily, f.actionType, f);
   if (calls && f.approvals?.length && !v.activities.includes("approval")) v.activities.push("approval");
-  v.orders = (f.orders ?? []).map((o) => orderView(o, ctx));
+  v.orders = (f.orders ?? []).map(orderView);
   v.moves = (f.transfers ?? []).map(
     (t): MoveView => ({ asset: canonSym(t.asset), amount: toNum(t.amount), usd: t.usd ?? null, to: t.internal ? null : t.to }),
   );

@@ -3,11 +3,12 @@
  * interface, so an external custodian (an HSM, an MPC provider) can replace the local keystore without
  * touching the pipeline. Only the local keystore exists today; nothing here pretends otherwise.
  *
- * Invariant: a private key is decrypted only inside `signTransaction` / `signAuthorization`, used once,
+ * Invariant: a private key is decrypted only inside `signTransaction` / `signAuthorization` /
+ * `signTypedData`, used once,
  * and never logged, returned or stored in plain text.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToHex, type Address, type Hex, type SignedAuthorization, type TransactionSerializable } from "viem";
+import { bytesToHex, type Address, type Hex, type SignedAuthorization, type TransactionSerializable, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { MasterKey, type Envelope } from "./envelope";
 
@@ -30,6 +31,11 @@ export interface WalletSigner {
   signTransaction(h: KeyHandle, tx: TransactionSerializable): Promise<Hex>;
   /** EIP-7702 authorization (delegation of the wallet's account to `contractAddress`). */
   signAuthorization(h: KeyHandle, a: { contractAddress: Address; chainId: number; nonce: number }): Promise<SignedAuthorization>;
+  /**
+   * EIP-712 typed data (x402 payments: an EIP-3009 TransferWithAuthorization). Optional: a custodian
+   * without it cannot make x402 payments (the proposal waits for the owner instead).
+   */
+  signTypedData?(h: KeyHandle, typedData: TypedDataDefinition): Promise<Hex>;
 }
 
 const aadFor = (walletId: string, address: string) => `arbiter.wallet-key.v1|${walletId}|${address.toLowerCase()}`;
@@ -67,5 +73,6 @@ export function createLocalKeystoreSigner(masterKey: MasterKey): WalletSigner {
     },
     signTransaction: (h, tx) => withAccount(h, (a) => a.signTransaction(tx)),
     signAuthorization: (h, auth) => withAccount(h, (a) => a.signAuthorization({ address: auth.contractAddress, chainId: auth.chainId, nonce: auth.nonce })),
+    signTypedData: (h, typedData) => withAccount(h, (a) => a.signTypedData(typedData)),
   };
 }

@@ -5,6 +5,7 @@ import { JudgeUnavailableError, type Judge, type JudgeInput } from "../../../src
 import { buildReceipt, verifyReceipt } from "../../../src/receipts";
 import { loadJudgeKey } from "../../../src/receipts/judge-key";
 import { closedPort, startFakeServer, type FakeServer } from "./fake-servers";
+import { evaluateRules } from "../../../src/judge/rules/engine";
 
 const input: JudgeInput = {
   intent: "Never withdraw or transfer funds. Max $100 per payment.",
@@ -101,23 +102,34 @@ describe("ModelJudge (rules + model)", () => {
     await expect(new ModelJudge(model, { rules: rules({}) }).judge(input)).rejects.toBeInstanceOf(JudgeUnavailableError);
   });
 
-  it("a reverting simulation BLOCKs before the model", async () => {
+  it("a reverting simulation is a rules violation: BLOCK before the model, from context or facts", async () => {
     allow();
     const before = server.received.length;
-    const withSim = (sim: unknown): JudgeInput => ({ ...input, preset: "escrow", context: { simulation: sim } });
-    const out = await new ModelJudge(model, { rules: rules({ verdict: "ALLOW" }) }).judge(
-      withSim({ ok: false, status: "reverted", wouldRevert: true, error: "ERC20: transfer amount exceeds balance" }),
-    );
+    const mandate: JudgeInput = { ...input, intent: "Pay invoices from approved vendors.", action: { to: "0x0000000000000000000000000000000000000001", value: "0", data: "0x" } };
+    const withSim = (sim: unknown): JudgeInput => ({ ...mandate, preset: "escrow", context: { simulation: sim } });
+    const out = await new ModelJudge(model, { rules: evaluateRules }).judge(withSim({ ok: false, status: "reverted", wouldRevert: true, error: "ERC20: transfer amount exceeds balance" }));
     expect(out.verdict).toBe("BLOCK");
     expect(out.reasoning).toContain("exceeds balance");
     expect(server.received.length).toBe(before);
     const viaFacts: JudgeInput = {
-      ...input,
-      facts: { venue: "evm", actionFamily: "transfer", actionType: null, chain: "base", summary: "", assets: [], recipients: [], notionalUsd: null, warnings: [], details: { simulation: { status: "clean", wouldRevert: true } } },
+      ...mandate,
+      facts: { venue: "ethereum", actionFamily: "transfer", actionType: null, chain: "base", summary: "", assets: [], recipients: [], notionalUsd: null, warnings: [], details: { simulation: { status: "clean", wouldRevert: true } } },
     };
-    expect((await new ModelJudge(model, { rules: rules({ verdict: "ALLOW" }) }).judge(viaFacts)).verdict).toBe("BLOCK");
-    const clean = await new ModelJudge(model, { rules: rules({ verdict: "ALLOW" }) }).judge(withSim({ ok: true, status: "clean", wouldRevert: false }));
+    expect((await new ModelJudge(model, { rules: evaluateRules }).judge(viaFacts)).verdict).toBe("BLOCK");
+    expect(server.received.length).toBe(before);
+    const clean = await new ModelJudge(model, { rules: evaluateRules }).judge(withSim({ ok: true, status: "clean", wouldRevert: false }));
     expect(clean.verdict).toBe("ALLOW");
+    expect(server.received.length).toBe(before + 1);
+  });
+
+  it("the owner's own escalation rule caps a model ALLOW to ESCALATE", async () => {
+    allow();
+    const out = await new ModelJudge(model, {
+      rules: rules({ verdict: "ESCALATE", reasoning: "needs a human", escalations: ["Payments above $500 need the owner's approval; this one is $800."] }),
+    }).judge(input);
+    expect(out.verdict).toBe("ESCALATE");
+    expect(out.reasoning).toContain("$800");
+    expect(out.transcript.at(-1)?.data).toMatchObject({ model: "ALLOW", final: "ESCALATE" });
   });
 
   it("its transcript makes a verifiable receipt", async () => {

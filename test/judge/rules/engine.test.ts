@@ -201,7 +201,9 @@ describe("more rules", () => {
   });
 
   it("escalates when an adapter warns that the facts may be incomplete", () => {
-    expect(verdict(PAY, transfer({}, { warnings: ["x402 authorization value 3000000 differs from accepted amount 300000"] }))).toBe("ESCALATE");
+    expect(verdict(PAY, transfer({}, { warnings: ["multicall contains calls that were not decoded"] }))).toBe("ESCALATE");
+    // A payload whose signed part contradicts what it declares is refused outright.
+    expect(verdict(PAY, transfer({}, { warnings: ["x402 authorization value 3000000 differs from accepted amount 300000"] }))).toBe("BLOCK");
     expect(verdict(PAY, transfer({}, { warnings: ["no context price for STRK: USD value unknown"] }))).toBe("ALLOW");
   });
 
@@ -256,5 +258,17 @@ describe("robustness", () => {
 
   it("escalates when the intent has a sentence it does not understand", () => {
     expect(verdict(`${HL} Only trade while funding is positive.`, orderFacts({ notionalUsd: 1000 }))).toBe("ESCALATE");
+  });
+});
+
+describe("simulation reports", () => {
+  it("blocks an otherwise allowed transfer whose simulation reverts, quoting the revert reason", () => {
+    const ok = transfer({ amount: "100", usd: 100 });
+    expect(verdict(PAY, ok)).toBe("ALLOW");
+    const reverting = { ...ok, details: { ...(ok.details ?? {}), simulation: { status: "reverted", wouldRevert: true, error: "transfer amount exceeds balance" } } };
+    const r = evaluateRules(input(PAY, {}, reverting, null));
+    expect(r.verdict).toBe("BLOCK");
+    expect(r.reasoning).toContain("exceeds balance");
+    expect(evaluateRules(input(PAY, {}, ok, { simulation: { status: "reverted" } })).verdict).toBe("BLOCK");
   });
 });

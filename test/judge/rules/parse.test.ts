@@ -239,6 +239,51 @@ describe("more phrasings", () => {
   });
 });
 
+describe("traps", () => {
+  it("keeps a cap and an escalation in one sentence apart", () => {
+    const i = "It must escalate anything over $3,000 and must never pay more than $10,000 in one payment.";
+    expect(kinds(i, "escalate_above")[0]).toMatchObject({ limit: { value: 3000 } });
+    expect(caps(i)[0]).toMatchObject({ limit: { value: 10000 } });
+  });
+
+  it("reads 'anyone but X' as an allowlist, not a split sentence", () => {
+    const p = parseIntent("Never withdraw to anyone but 0x3333333333333333333333333333333333333333.");
+    expect(p.constraints).toContainEqual(expect.objectContaining({ kind: "allow", dim: "recipient", values: ["0x3333333333333333333333333333333333333333"] }));
+    expect(p.constraints.filter((c) => c.kind === "forbid")).toHaveLength(0);
+  });
+
+  it("does not read 'no leverage above 5x' as 'no leverage'", () => {
+    expect(kinds("No leverage above 5x.", "leverage_cap")).toEqual([expect.objectContaining({ max: 5 })]);
+  });
+
+  it("reads symbols for comparisons and arrows", () => {
+    expect(caps("Size per order <= 10 SOL.")[0]).toMatchObject({ limit: { value: 10, unit: "SOL" } });
+    expect(parseIntent("Swap USDC -> SOL on Jupiter only.").unknown).toEqual([]);
+  });
+
+  it("does not read 'NO shares' as a negation", () => {
+    const p = parseIntent("Only buy YES or NO shares on the 'Will it rain?' market on Polymarket.");
+    expect(p.unknown).toEqual([]);
+    expect(p.constraints.filter((c) => c.kind === "forbid" || c.kind === "deny")).toHaveLength(0);
+  });
+
+  it("does not turn the subject of a destination rule into an asset allowlist", () => {
+    const p = parseIntent("The WETH must be delivered to our Safe at 0x436f12258E6eFF8E0606680Cd096Ed69c63086A8.");
+    expect(p.constraints.filter((c) => c.kind === "allow" && c.dim === "asset")).toHaveLength(0);
+    expect(p.constraints).toContainEqual(expect.objectContaining({ dim: "recipient" }));
+  });
+
+  it("treats the wallet a deposit is 'for' as the beneficiary", () => {
+    expect(parseIntent("Lend USDC on Aave for our Safe 0x2ca16dF12EeF328697F232d730270c7C908491a0.").constraints).toContainEqual(
+      expect.objectContaining({ kind: "beneficiary", addresses: ["0x2ca16dF12EeF328697F232d730270c7C908491a0"] }),
+    );
+  });
+
+  it("never lets a 'Forbidden:' heading read as a harmless label", () => {
+    expect(parseIntent("Forbidden: withdrawals.").constraints).toContainEqual(expect.objectContaining({ kind: "forbid" }));
+  });
+});
+
 describe("understanding", () => {
   it("treats a leading label as harmless and takes its venue and chain", () => {
     const p = parseIntent("Solana trading agent: swap via Jupiter only between SOL, USDC and JUP.");

@@ -25,6 +25,8 @@ const inScope = (scope: CapScope, view: ActionView): boolean => {
 
 interface Item {
   what: string;
+  /** The token whose price a USD figure needs, for saying what is missing. */
+  asset?: string | null;
   value: number | null;
   /** The value assumes a fill at the mark; a market order may fill worse. */
   atMark: boolean;
@@ -37,19 +39,19 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
   const stableUnit = USD_STABLES.has(unit);
   for (const o of view.orders) {
     if (isUsd || (stableUnit && (o.marketType === "prediction" || o.asset !== unit))) {
-      items.push({ what: `the ${o.asset ?? ""} order's notional`.replace("the  ", "the "), value: o.notionalUsd, atMark: o.notionalAtMark });
+      items.push({ what: `the ${o.asset ?? ""} order's notional`.replace("the  ", "the "), value: o.notionalUsd, atMark: o.notionalAtMark, asset: o.asset });
     } else if (o.asset === unit) items.push({ what: `the ${unit} order size`, value: o.size === null ? null : Math.abs(o.size), atMark: false });
   }
   if (view.swap) {
     const s = view.swap;
-    if (isUsd) items.push({ what: `the swap's value (${s.sellAmount ?? "?"} ${s.sellAsset ?? "?"})`, value: s.sellUsd, atMark: false });
+    if (isUsd) items.push({ what: `the swap's value (${s.sellAmount ?? "?"} ${s.sellAsset ?? "?"})`, value: s.sellUsd, atMark: false, asset: s.sellAsset });
     else if (s.sellAsset === unit) items.push({ what: `the ${unit} sold`, value: s.sellAmount, atMark: false });
     else if (stableUnit && s.sellAsset && USD_STABLES.has(s.sellAsset)) items.push({ what: `the ${s.sellAsset} sold`, value: s.sellAmount, atMark: false });
   }
   for (const m of view.moves) {
     if (isUsd) {
       const v = m.usd ?? (m.amount !== null ? (priceOf(m.asset, ctx) ?? NaN) * m.amount : null);
-      items.push({ what: `the ${m.amount ?? "?"} ${m.asset ?? "?"} moved`, value: v === null || Number.isNaN(v) ? null : v, atMark: false });
+      items.push({ what: `the value of ${m.amount ?? "?"} ${m.asset ?? "?"}`, value: v === null || Number.isNaN(v) ? null : v, atMark: false, asset: m.asset });
     } else if (m.asset === unit || (stableUnit && m.asset && USD_STABLES.has(m.asset))) items.push({ what: `the ${m.asset} amount`, value: m.amount, atMark: false });
   }
   // The adapter gave only a total (a margin top-up, a vault move): measure that rather than nothing.
@@ -74,7 +76,7 @@ export function checkCap(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
   const limit = fmtQ(c.limit.value, c.limit);
   for (const it of measure(view, c.limit.unit, ctx)) {
     if (it.value === null) {
-      out.push({ type: "unknown", message: `${cap1(it.what)} cannot be computed (no price or amount in the facts), so the ${limit} cap ("${c.rule}") cannot be checked.` });
+      out.push({ type: "unknown", message: `${cap1(it.what)} cannot be computed (${missingWhy(it, c.limit.unit, ctx)}), so the ${limit} cap ("${c.rule}") cannot be checked.` });
       continue;
     }
     const v = it.value;
@@ -89,6 +91,12 @@ export function checkCap(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
 
 const cap1 = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** Why a figure is missing, in words a person can fix: usually a price the context does not give. */
+function missingWhy(it: Item, unit: string, ctx: Ctx): string {
+  if (unit === "USD" && it.asset && priceOf(it.asset, ctx) === null) return `the context gives no ${it.asset} price`;
+  return "the facts do not give the amount";
+}
+
 function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: number } | null | "n/a" {
   const unit = c.limit.unit.toLowerCase();
   const unitRe = c.limit.unit === "USD" ? /usd|usdc|dollar|notional|value/i : new RegExp(unit, "i");
@@ -98,9 +106,11 @@ function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: 
     return findCounter(ctx, [/stak|delegat/i, unitRe], [/undelegat|unstak|pending|available|withdraw|reward|unbond/i]) ?? findCounter(ctx, [/stak|delegat/i], [/undelegat|unstak|pending|available|withdraw|reward|unbond/i]);
   }
   const periodRe = c.period === "day" ? /today|day|daily|24\s?h/i : c.period === "week" ? /week|7d/i : c.period === "month" ? /month|30d/i : null;
-  const spendRe = /spen[dt]|paid|pay|used|volume|sent|outflow|notional|traded|bet|wager/i;
+  const spendRe = /spen[dt]|paid|payments?|used|usage|volume|sent|outflow|notional|traded|bets?|wager/i;
   const must = periodRe ? [spendRe, periodRe] : [spendRe, /total|cumulative|lifetime|so_?far/i];
-  return findCounter(ctx, [...must, unitRe]) ?? findCounter(ctx, must);
+  // A limit or what is left of it is not what has been spent ("daily_limit_usd", "remaining_today").
+  const not = [/limit|\bcap\b|_cap|max|remaining|left|allowance|price/i];
+  return findCounter(ctx, [...must, unitRe], not) ?? findCounter(ctx, must, not);
 }
 
 /** Daily/weekly budgets and totals: counter from context + this action, against the limit. */
@@ -128,6 +138,11 @@ function checkPosition(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
   const out: Finding[] = [];
   for (const o of view.orders) {
     if (o.reduceOnly || !o.asset) continue;
+    // No positions in the context at all is a missing fact; a positions map without this asset means none.
+    if (!ctx || typeof ctx.positions !== "object" || ctx.positions === null) {
+      out.push({ type: "unknown", message: `The context gives no current positions, so "${c.rule}" cannot be checked.` });
+      continue;
+    }
     const pos = positionSize(o.asset, ctx) ?? 0;
     const delta = (o.side === "sell" ? -1 : 1) * (o.size ?? NaN);
     const after = Math.abs(pos + delta);

@@ -142,6 +142,9 @@ function matches(dim: ListDim, value: string, set: Set<string>): boolean {
   return set.has(norm(value));
 }
 
+/** Market questions read better in quotes. */
+const show = (dim: ListDim, v: string): string => (dim === "market" || dim === "topic" || dim === "outcome" ? `"${v}"` : v);
+
 const DIM_LABEL: Record<ListDim, string> = {
   asset: "asset",
   recipient: "recipient",
@@ -184,10 +187,10 @@ export function checkList(c: ListC, view: ActionView, ctx: Ctx): Finding[] {
       } else if (c.dim === "asset" && looksLikeAddress(v)) {
         out.push({ type: "unknown", message: `The token ${v} is not identified, so "${c.rule}" cannot be checked.` });
       } else if (!missing.length || set.size) {
-        out.push({ type: "violation", message: `The ${DIM_LABEL[c.dim]} ${v} is not one the rules allow ("${c.rule}").` });
+        out.push({ type: "violation", message: `The ${DIM_LABEL[c.dim]} ${show(c.dim, v)} is not one the rules allow ("${c.rule}").` });
       }
     }
-    if (c.kind === "deny" && hit) out.push({ type: "violation", message: `The ${DIM_LABEL[c.dim]} ${v} is excluded by "${c.rule}".` });
+    if (c.kind === "deny" && hit) out.push({ type: "violation", message: `The ${DIM_LABEL[c.dim]} ${show(c.dim, v)} is excluded by "${c.rule}".` });
   }
   return out;
 }

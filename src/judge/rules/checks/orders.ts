@@ -7,7 +7,7 @@ import { atPath, canonSym, num, positionSize } from "../context";
 type Ctx = Record<string, unknown> | null;
 
 const desc = (o: OrderView): string =>
-  `${o.side ?? "?"} ${o.size ?? "?"} ${o.asset ?? "?"}${o.reduceOnly ? " reduce-only" : ""}${o.trigger ? " trigger" : o.tif ? ` ${o.tif.toUpperCase()}` : ""}`;
+  [o.side, o.size, o.asset, o.reduceOnly ? "reduce-only" : null, o.trigger ? "trigger" : o.tif ? o.tif.toUpperCase() : null].filter((x) => x !== null && x !== undefined).join(" ");
 
 export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: ActionView, ctx: Ctx): Finding[] {
   const out: Finding[] = [];
@@ -78,15 +78,15 @@ export function checkOrderType(c: Extract<Constraint, { kind: "order_type" }>, v
       out.push({ type: "unknown", message: `The order type is not known, so "${c.rule}" cannot be checked.` });
       continue;
     }
-    if (allowTypes.length && !types.some((t) => allowTypes.includes(t))) problems.push(`it is a ${types.join("/")} order`);
     if (allowTypes.length && types.includes("market") && !allowTypes.includes("market")) problems.push("it executes at market");
+    else if (allowTypes.length && !types.some((t) => allowTypes.includes(t))) problems.push(`it is a ${types.join("/")} order`);
     if (allowTifs.length && !o.trigger) {
       if (!o.tif) problems.push("its time-in-force is not stated");
       else if (!allowTifs.includes(o.tif)) problems.push(`its time-in-force is ${o.tif.toUpperCase()}`);
     }
     if (allowTifs.length && !allowTypes.length && o.trigger) problems.push("it is a trigger order");
     for (const d of c.deny) {
-      if (TYPES.has(d) ? types.includes(d) : o.tif === d) problems.push(`it is ${d === "market" ? "a market" : d.toUpperCase()} order`.replace("is a market order", "executes at market"));
+      if (TYPES.has(d) ? types.includes(d) : o.tif === d) problems.push(d === "market" ? "it executes at market" : `its time-in-force is ${d.toUpperCase()}`);
     }
     if (problems.length === 0) continue;
     const msg = `The ${desc(o)} order breaks "${c.rule}": ${[...new Set(problems)].join("; ")}.`;

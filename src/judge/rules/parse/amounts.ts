@@ -123,7 +123,7 @@ export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
   scan(c, /\b(?:never|do not|don't|must not|not|cannot|should not)\s+(?:increase|raise|bump|add)\s+(?:the\s+)?leverage\b|\bno\s+leverage\s+increases?\b/gi, () => {
     add(st, { kind: "no_leverage_increase", rule });
   });
-  scan(c, /\b(?:no|without|zero)\s+leverage(?:d)?(?:\s+trading)?\b|\bunleveraged\b|\b1x\s+only\b|\bonly\s+1x\b/gi, () => {
+  scan(c, /\b(?:no|without|zero)\s+leverage(?:d)?(?:\s+trading)?\b(?!\s+(?:above|over|beyond|greater|higher|more|exceeding|in excess|of more))|\bunleveraged\b|\b1x\s+only\b|\bonly\s+1x\b/gi, () => {
     add(st, { kind: "leverage_cap", max: 1, rule });
   });
   const capLev = new RegExp(
@@ -182,13 +182,16 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     amounts.push({ start, end: start + bm[1].length, q: { value: v, unit: syms[0] }, raw: bm[1] });
   }
   amounts.sort((a, b) => a.start - b.start);
-  const escalate = firstIn(c, ESCALATE_RE, 0, c.text.length);
+  const escalateAll = firstIn(c, ESCALATE_RE, 0, c.text.length);
   const groupWords: Array<{ cap: RegExpExecArray | null; period: Period; scope: CapScope }> = [];
   for (let i = 0; i < amounts.length; i++) {
     const a = amounts[i];
     const q = a.q;
     if (!q) continue;
     const { preStart, postEnd } = windowAround(c, amounts, i);
+    // The human-approval phrase belongs to the amount it sits next to ("escalate anything over $3,000"),
+    // not to every amount of the clause ("... and never pay more than $10,000").
+    const escalate = escalateAll && (amounts.length === 1 || (escalateAll.index + escalateAll[0].length >= preStart - 40 && escalateAll.index <= postEnd + 40)) ? escalateAll : null;
     const cap = findIn(c, CAP_RE, preStart, a.start);
     let postCap: RegExpExecArray | null = null;
     if (!cap) postCap = firstIn(c, /\s*(?:[A-Za-z']+\s+){0,3}?(?:max(?:imum)?|cap|limit|or less|or below|or under|at most|tops|ceiling|budget|allowance|quota)\b/y, a.end, postEnd);

@@ -9,7 +9,7 @@ import { makeClause, protect, restore, scan, splitClauses, splitSentences, unexp
 import { RECIPIENT_WORDS, ROLE_NOUNS } from "../vocab";
 import { parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
-import { newState, uniq, type ParseState } from "./state";
+import { add, newState, uniq, type ParseState } from "./state";
 import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
 
 export interface ParsedIntent {
@@ -47,6 +47,13 @@ function shorten(q: string, max = 160): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
 }
 
+/** "YES or NO shares": outcomes of a prediction market ("NO" here is not a negation). */
+function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
+  scan(c, /\b(yes|no)(?:\s*(?:or|and|\/)\s*(yes|no))?\s+(?:shares?|outcomes?|tokens?|side|positions?|bets?)\b|\b(?:either|both|any)\s+outcomes?\b/gi, (m) => {
+    if (m[1] && !m[2]) add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
+  });
+}
+
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[]): Activity[] {
   if (first) {
     const end = labelPrefixEnd(c.text);
@@ -61,6 +68,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseReduceOnly(c, st, rule);
   parseOrderType(c, st, rule, sentence);
   parseAmounts(c, st, rule);
+  parseOutcomes(c, st, rule);
   const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
   parseExcept(c, st, rule);
   let negative = false;

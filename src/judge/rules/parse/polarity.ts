@@ -28,7 +28,7 @@ const OUT_OF_ACCOUNT: Activity[] = ["transfer", "withdrawal", "payment", "intern
 const VERBS: Verb[] = [
   { re: /\b(?:add(?:ing)?|remov(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|top(?:ping)? up|increas(?:e|ing)|decreas(?:e|ing))\s+(?:or\s+(?:remove|reduce|decrease|withdraw)\s+)?(?:isolated\s+|cross\s+)?margin\b|\bmargin\s+(?:changes?|adjustments?|top[- ]ups?)\b/gi, pos: ["margin"], neg: ["margin"], listy: false, label: "margin changes" },
   { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
-  { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
+  { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
   { re: /\bundelegat\w*|\bunstak\w*/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
   { re: /\bdelegat\w*/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
@@ -47,9 +47,9 @@ const VERBS: Verb[] = [
   { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
   // Buying or selling a token may happen as an order or as a swap, depending on the venue.
   { re: /\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bpurchas\w*/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
-  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\bopen\s+(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
+  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\bopen\s+(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b|\bclos(?:e|es|ing)\b(?=\s+(?:\w+\s+){0,3}(?:positions?|longs?|shorts?|trades?))/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
   { re: /\bcancel\w*\s+orders?\b|\bcancel\w*/gi, pos: ["cancel"], neg: ["cancel"], listy: false, label: "cancelling orders" },
-  { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
+  { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting|manag(?:e|es|ing)|handl(?:e|es|ing)|runs?|running)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
 ];
 
 function findVerbs(c: Clause): Verb[] {
@@ -92,7 +92,8 @@ function listsFrom(it: Items, topics: string[]): Array<[ListDim, string[]]> {
   return out.filter(([, v]) => v.length > 0);
 }
 
-const EXCEPT_RE = /\b(?:except(?:\s+for)?|other than|but not|excluding|apart from|besides|with the exception of)\b/i;
+const EXCEPT_RE =
+  /\b(?:except(?:\s+for)?|other than|but not|excluding|apart from|besides|with the exception of)\b|(?<=\b(?:anyone|anybody|anything|anywhere|nobody|no one|address(?:es)?|wallets?|recipients?|accounts?)\s+)but\b/i;
 
 /** "Trade any perp except DOGE": what follows "except" is a denylist for the clause's activities. */
 export function parseExcept(c: Clause, st: ParseState, rule: string): void {
@@ -176,6 +177,9 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   // Symbols in a pure cap sentence ("Keep total staked HYPE at or below 200") are its unit, not an allowlist.
   const restrictive = /\b(?:only|exclusively|solely|restricted to|limited to)\b/i.test(c.text);
   if (opts.capClause && !verbs.length && !restrictive && !it.recipients.length && !it.recipientRefs.length) return acts;
+  // "The WETH must be delivered to our Safe": without a verb or "only", a named asset is the subject, not a list.
+  const statement = !verbs.length && !restrictive && /\b(?:must|should|shall|will|is|are|be|has to|have to|needs? to)\b/i.test(c.text);
+  if (statement) it.assets = [];
   for (const [dim, values] of listsFrom(it, topics)) {
     if (dim === "recipient" && (it.beneficiaries.length || acts.includes("supply")) && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a)))
       continue;
@@ -187,7 +191,10 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const assetRefs = it.otherRefs.filter((r) => !marketRefs.includes(r));
   if (marketRefs.length) add(st, { kind: "allow", dim: "market", values: [], refs: marketRefs, activities: acts, rule });
   if (assetRefs.length) add(st, { kind: "allow", dim: "asset", values: [], refs: assetRefs, activities: acts, rule });
-  if (it.beneficiaries.length) add(st, { kind: "beneficiary", addresses: it.beneficiaries, rule });
+  // "Lend USDC on Aave for our Safe 0x..": for a deposit, the named wallet is whose position it is.
+  const depositing = acts.some((a) => a === "supply" || a === "vault_deposit") && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a));
+  const beneficiaries = it.beneficiaries.length ? it.beneficiaries : depositing ? it.recipients : [];
+  if (beneficiaries.length) add(st, { kind: "beneficiary", addresses: beneficiaries, rule });
   if (it.marketTypes.length && (acts.includes("order") || acts.length === 0) && !/\bfrom spot\b/i.test(c.text))
     add(st, { kind: "allow", dim: "marketType", values: it.marketTypes, activities: ["order", "cancel"], rule });
   return acts;

@@ -28,7 +28,7 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
     add(st, { kind: "side", allowed: denied === "sell" ? "buy" : "sell", rule });
   });
   scan(c, /\blong(?=\s+(?:[A-Za-z0-9§]+\s+){1,3}only\b)/gi, () => add(st, { kind: "side", allowed: "long", rule }));
-  scan(c, /\b(?:shorts?|shorting|longs?|short positions|long positions)\s+(?:are\s+|is\s+)?(?:also\s+)?(?:allowed|fine|ok|okay|permitted)\b/gi, () => undefined);
+  scan(c, /\b(?:shorts?|shorting|longs?|short positions|long positions)\s+(?:are\s+|is\s+)?(?:also\s+)?(?:allowed|fine|ok|okay|permitted)\b|\blongs?\s*(?:and|or|&|\/)\s*shorts?\b|\bshorts?\s*(?:and|or|&|\/)\s*longs?\b/gi, () => undefined);
   scan(c, /\blong\s*(?:or|and|\/|&)\s*short\b|\bshort\s*(?:or|and|\/|&)\s*long\b|\bboth\s+(?:sides|directions)\b|\beither\s+(?:side|direction)\b/gi, () => undefined);
 }
 

@@ -1,0 +1,57 @@
+/** Markdown output of a bench run: the scenario table with ratios and targets, the judge, the costs. */
+import { formatEther, formatGwei } from "viem";
+import type { Measured } from "./lib/load";
+import type { Costs, Scenario } from "./scenarios";
+
+export interface Row {
+  db: string;
+  id: string;
+  title: string;
+  m: Measured;
+  baseline: Scenario["baseline"];
+  ratio?: number;
+  target?: Scenario["target"];
+}
+
+const RSS_TARGET_MIB = 400;
+const ADDED_P99_TARGET_MS = 10;
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+export function printTable(rows: Row[], judge: { casesPerSecond: number; cases: number; oneP99Ms: number }) {
+  for (const db of [...new Set(rows.map((r) => r.db))]) {
+    const mine = rows.filter((r) => r.db === db);
+    console.log(`\n### ${db}\n`);
+    console.log("| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | peak RSS MiB | vs baseline | target |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---|");
+    for (const r of mine) {
+      const vs = r.ratio === undefined ? "" : `${pct(r.ratio)} of ${r.baseline === "const" ? "constant" : "INSERT"}`;
+      const target = r.target && r.ratio !== undefined ? `${r.target.what}: ${r.ratio >= r.target.min ? "met" : "**missed**"}` : "";
+      console.log(`| ${r.title} | ${r.m.rps.toFixed(0)} | ${r.m.p50} | ${r.m.p99} | ${(r.m.cpuUsPerRequest / 1000).toFixed(2)} | ${r.m.peakRssMiB.toFixed(0)} | ${vs} | ${target} |`);
+    }
+    const half = mine.find((r) => r.id === "verify-half-peak");
+    if (half) {
+      const added = half.m.p99 - judge.oneP99Ms;
+      console.log(`\n- p99 of a verification at half of peak: ${half.m.p99} ms; minus the judge's own p99 (${judge.oneP99Ms.toFixed(2)} ms): ${added.toFixed(1)} ms added (target < ${ADDED_P99_TARGET_MS} ms: ${added < ADDED_P99_TARGET_MS ? "met" : "**missed**"})`);
+    }
+    const peakRss = Math.max(...mine.filter((r) => !r.id.startsWith("baseline")).map((r) => r.m.peakRssMiB));
+    console.log(`- peak server RSS under load: ${peakRss.toFixed(0)} MiB (target < ${RSS_TARGET_MIB} MiB: ${peakRss < RSS_TARGET_MIB ? "met" : "**missed**"})`);
+    const http = mine.find((r) => r.id === "verify-small");
+    const mcp = mine.find((r) => r.id === "mcp-verify");
+    if (http && mcp) console.log(`- MCP verify_intent / HTTP POST /api/v1/intent: ${pct(mcp.m.rps / http.m.rps)} (the MCP layer's target: >= 60%)`);
+  }
+  console.log(`\n- rules judge alone: ${judge.casesPerSecond.toFixed(0)} cases/s over the ${judge.cases} cases of dev.jsonl (single thread, in process)`);
+}
+
+export function printCosts(all: Costs[]) {
+  const c = all[0];
+  if (!c) return;
+  console.log(`\n### Cost per operation (sandbox chain, measured on ${c.db})\n`);
+  console.log("| operation | credits | gas used | sandbox gas price | fee on the sandbox | paid by | note |");
+  console.log("|---|---:|---:|---:|---:|---|---|");
+  for (const o of c.ops) {
+    const gas = o.gasUsed !== undefined ? o.gasUsed.toString() : "";
+    const price = o.gasPriceWei !== undefined ? `${formatGwei(o.gasPriceWei)} gwei` : "";
+    const fee = o.feeWei !== undefined ? `${formatEther(o.feeWei)} ETH` : "";
+    console.log(`| ${o.op} | ${o.credits} | ${gas} | ${price} | ${fee} | ${o.paidBy ?? ""} | ${o.note ?? ""} |`);
+  }
+}

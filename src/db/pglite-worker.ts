@@ -1,0 +1,97 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+
+/**
+ * PGlite on a worker thread. PGlite executes every statement synchronously in WebAssembly on the thread
+ * that owns it; on the main thread that blocks HTTP parsing, judging and receipt signing for the length of
+ * each query. Here the database owns a thread of its own and the main thread only posts the SQL and
+ * awaits the rows (measured: docs/performance.md "Embedded database on a worker thread").
+ *
+ * The proxy implements the part of PGlite's API the Kysely dialect uses (query, exec, close, closed).
+ * Isolation is unchanged: the dialect still hands out the single session under its FIFO lock.
+ */
+export interface PGliteLike {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+// CommonJS source evaluated in the worker (no TypeScript loader is needed there); it loads PGlite from the
+// path resolved here. Errors keep their PostgreSQL fields (code, detail, constraint, ...) across the boundary.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { PGlite } = require(workerData.module);
+const db = workerData.dataDir ? new PGlite(workerData.dataDir) : new PGlite();
+const shape = (r) => (r ? { rows: r.rows, affectedRows: r.affectedRows } : { rows: [], affectedRows: 0 });
+parentPort.on("message", async (m) => {
+  try {
+    await db.waitReady;
+    let out = null;
+    if (m.op === "query") out = shape(await db.query(m.sql, m.params));
+    else if (m.op === "exec") out = shape((await db.exec(m.sql)).at(-1));
+    else if (m.op === "close") { if (!db.closed) await db.close(); }
+    parentPort.postMessage({ id: m.id, ok: true, out });
+  } catch (e) {
+    const err = { message: String((e && e.message) || e), name: (e && e.name) || "Error" };
+    if (e && typeof e === "object") for (const [k, v] of Object.entries(e)) if (v === null || ["string", "number", "boolean"].includes(typeof v)) err[k] = v;
+    parentPort.postMessage({ id: m.id, ok: false, err });
+  }
+});`;
+
+type Reply = { id: number; ok: true; out: { rows: unknown[]; affectedRows?: number } | null } | { id: number; ok: false; err: Record<string, unknown> & { message: string } };
+
+export async function startPGliteWorker(dataDir: string | null): Promise<PGliteLike> {
+  const module = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, dataDir } });
+  const pending = new Map<number, { resolve: (v: Reply) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  let closed = false;
+  let failure: Error | null = null;
+
+  worker.on("message", (r: Reply) => {
+    const p = pending.get(r.id);
+    pending.delete(r.id);
+    p?.resolve(r);
+  });
+  const fail = (e: Error) => {
+    failure = e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  worker.on("error", fail);
+  worker.on("exit", (code) => {
+    if (!closed) fail(new Error(`the PGlite worker thread exited (code ${code})`));
+  });
+
+  const call = (msg: { op: "query" | "exec" | "close"; sql?: string; params?: unknown[] }) =>
+    new Promise<Reply>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, ...msg });
+    }).then((r) => {
+      if (r.ok) return r.out;
+      throw Object.assign(new Error(r.err.message), r.err);
+    });
+
+  const proxy: PGliteLike = {
+    async query<R>(sql: string, params: unknown[] = []) {
+      return (await call({ op: "query", sql, params })) as { rows: R[]; affectedRows?: number };
+    },
+    async exec(sql: string) {
+      return [(await call({ op: "exec", sql }))!];
+    },
+    async close() {
+      if (closed) return;
+      await call({ op: "close" }).catch(() => {});
+      closed = true;
+      await worker.terminate();
+    },
+    get closed() {
+      return closed;
+    },
+  };
+  await call({ op: "exec", sql: "select 1" }); // surfaces start-up errors (a damaged data directory) here
+  return proxy;
+}

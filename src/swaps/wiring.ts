@@ -1,0 +1,70 @@
+/**
+ * Composition of swaps and x402 payments from escrow wallets (called once from createRuntime): the quote
+ * provider the configuration names, the payment kind registered on the proposal pipeline, the HTTP swap
+ * route and the MCP tools.
+ *
+ * Provider: SWAP_PROVIDER, else `sandbox` on the sandbox chain, `0x` when ZEROX_API_KEY is set, else none
+ * (swaps answer 503). With 0x in production the Settler a quote targets must be the one the 0x registry
+ * names on chain; the sandbox chain has no registry, so that check is off there (tests with a fake 0x).
+ * Outbound x402 requests: https only and no loopback in production; the sandbox allows http, and loopback
+ * only with ALLOW_LOOPBACK_FETCH (config refuses it outside the sandbox).
+ */
+import type { Hono } from "hono";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import type { Clock } from "../lib/clock";
+import type { EvmChain } from "../chains/evm/chain";
+import type { ProposalsService } from "../proposals/service";
+import type { WalletSigner } from "../wallets/custody/signer";
+import type { AppEnv, RouteDeps } from "../http/types";
+import type { McpToolDefinition } from "../mcp/types";
+import { swapRoutes } from "../http/routes/swap";
+import { createSwapTools } from "../mcp/tools/swaps";
+import { createPayX402Tool } from "../mcp/tools/pay-x402";
+import { createX402PayService } from "../x402/pay/service";
+import { createSandboxPoolProvider } from "./sandbox-pool";
+import { createSwapService } from "./service";
+import type { QuoteProvider } from "./types";
+import { createZeroExProvider, settlerFromRegistry } from "./zerox";
+
+export const DEFAULT_ZEROX_API_URL = "https://api.0x.org";
+
+export interface TradingOptions {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  /** The Base chain (sandbox or BASE_RPC_URL), null without escrow. */
+  base: EvmChain | null;
+  signer: WalletSigner;
+  proposals: ProposalsService;
+}
+
+export function chooseQuoteProvider(config: Config, chain: EvmChain): QuoteProvider | null {
+  const kind = config.SWAP_PROVIDER ?? (config.sandbox ? "sandbox" : config.ZEROX_API_KEY ? "0x" : "none");
+  if (kind === "sandbox") return chain.sandbox ? createSandboxPoolProvider(chain) : null;
+  if (kind === "0x" && config.ZEROX_API_KEY) {
+    return createZeroExProvider({
+      apiUrl: config.ZEROX_API_URL ?? DEFAULT_ZEROX_API_URL,
+      apiKey: config.ZEROX_API_KEY,
+      isSettler: chain.sandbox ? undefined : settlerFromRegistry((args) => chain.client.readContract(args)),
+    });
+  }
+  return null;
+}
+
+export function createTrading(o: TradingOptions) {
+  const chains = { evm: (c: string) => (c === "base" ? o.base : null) };
+  const provider = o.base ? chooseQuoteProvider(o.config, o.base) : null;
+  const swaps = createSwapService({ db: o.db, chains, proposals: o.proposals, provider: (c) => (c === o.base ? provider : null) });
+  const payments = createX402PayService({
+    db: o.db,
+    clock: o.clock,
+    chains,
+    signer: o.signer,
+    proposals: o.proposals,
+    fetch: { allowHttp: o.config.sandbox, allowLoopback: o.config.sandbox && o.config.ALLOW_LOOPBACK_FETCH === true },
+  });
+  const tools: McpToolDefinition[] = [...createSwapTools(swaps), createPayX402Tool(payments)];
+  const mount = (app: Hono<AppEnv>, deps: RouteDeps) => void app.route("/api/v1", swapRoutes(deps, swaps));
+  return { swaps, payments, tools, mount, swapsConfigured: provider !== null };
+}

@@ -1,0 +1,195 @@
+/**
+ * The owner confirms a held proposal on a self-custodial (embedded) wallet: their browser wallet signs and
+ * sends; the service only prepares and then verifies.
+ *
+ * 1. prepare: the same re-checks as a server-side confirmation (proposals/owner.ts): the proposal is held and
+ *    inside its window, the stored payload still hashes to its requestHash, a fresh simulation does not
+ *    revert, the limits and the rolling cap pass under the wallet lock (else `blocked`). It records the
+ *    wallet's pending nonce (no older transaction can count as this confirmation) and hands the browser the
+ *    exact transaction: {from, to, value, data, chainId}. If the approval window would close within 10
+ *    minutes it is extended to 10 minutes, so the wallet's transaction can still be recorded.
+ * 2. The browser wallet signs and sends it (eth_sendTransaction) and returns the hash.
+ * 3. submit: fetch the transaction by hash and require from = the wallet, to/value/data/chainId exactly the
+ *    recorded payload, no EIP-7702 authorization list, nonce at least the prepared one. Only then is it
+ *    recorded (`executing`, tx_hash unique across proposals); the receipt decides `executed` (success) or
+ *    `failed` (reverted). A transaction that does not match is not recorded and the proposal stays held.
+ * 4. reconcile settles embedded proposals left `executing` by hash (nothing to re-broadcast: the service
+ *    never held the signed bytes).
+ */
+import { toHex, type Address, type Hex, type Transaction } from "viem";
+import { HASH32_RE } from "../../lib/ids";
+import { ServiceError } from "../../lib/errors";
+import type { EvmChain } from "../../chains/evm/chain";
+import { limitsFromRow } from "../limits";
+import { lockWallet } from "../repo";
+import { requestHashOf, type EvmPayload } from "../../proposals/build";
+import { invalidState } from "../../proposals/errors";
+import { settleFromReceipt, waitForReceipt } from "../../proposals/execute";
+import { checkDailyCap, checkLimits } from "../../proposals/limits-check";
+import type { ProposalResult } from "../../proposals/present";
+import { result, simulateEvmProposal } from "../../proposals/propose";
+import { findProposal, lockProposal, reservedInWindow, transition } from "../../proposals/repo";
+import { ownerActionable, type ProposalStatus } from "../../proposals/state";
+import type { ProposalsDeps } from "../../proposals/types";
+
+/** The least time the owner's wallet gets to send after pressing Confirm. */
+export const SIGNING_WINDOW_MS = 10 * 60_000;
+
+export interface WalletTransaction {
+  from: Address;
+  to: Address;
+  /** 0x hex, as EIP-1193 eth_sendTransaction takes it. */
+  value: Hex;
+  data: Hex;
+  chainId: Hex;
+}
+
+export type Prepared = { status: "ready"; transaction: WalletTransaction; requestHash: string; chainId: number; signBefore: string } | { status: "blocked"; result: ProposalResult };
+
+function actionable(row: { status: string; approval_expires_at: Date | null }, now: Date) {
+  const a = ownerActionable(row.status as ProposalStatus, row.approval_expires_at, now);
+  if (!a.ok) throw invalidState(a.why);
+}
+
+async function embeddedProposal(deps: ProposalsDeps, accountId: string, txId: string) {
+  const row = await findProposal(deps.db, accountId, txId);
+  const wallet = await deps.db.selectFrom("wallets").select(["id", "chain", "limits", "archived_at", "custody", "address"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
+  if (wallet.custody !== "embedded") throw invalidState("this wallet's key is held by the service: confirm with “Confirm and send”");
+  const chain = deps.chains.evm(wallet.chain);
+  if (!chain) throw invalidState(`no ${wallet.chain} chain is configured on this deployment`);
+  return { row, wallet, chain, payload: row.payload as EvmPayload };
+}
+
+export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, txId: string): Promise<Prepared> {
+  const { db, clock } = deps;
+  const { row, wallet, chain, payload } = await embeddedProposal(deps, accountId, txId);
+  actionable(row, clock.now());
+  if (wallet.archived_at) throw invalidState("the wallet is archived and cannot transact");
+  if (requestHashOf(payload) !== row.request_hash) {
+    await transition(db, row.id, "awaiting_user", "blocked", clock.now(), { error: "requestHash mismatch: the stored payload changed; refused", reasoning: "requestHash mismatch at confirmation; nothing was handed to the wallet" });
+    return { status: "blocked", result: await result(deps, row.id) };
+  }
+  if (payload.delegate || payload.from.toLowerCase() !== wallet.address.toLowerCase()) throw invalidState("this proposal cannot be sent as one transaction from your wallet");
+  const sim = await simulateEvmProposal(deps, chain, { payload });
+  if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was handed to your wallet; try again");
+  const limits = limitsFromRow(wallet.limits);
+  const lim = checkLimits(limits, sim.changes, { simulated: sim.status === "clean" });
+  const pending = await chain.client.getTransactionCount({ address: payload.from, blockTag: "pending" });
+
+  const outcome = await db.transaction().execute(async (tx) => {
+    await lockWallet(tx, wallet.id);
+    const p = await lockProposal(tx, row.id);
+    const now = clock.now();
+    actionable(p, now);
+    const block = async (reasoning: string) => {
+      await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning, simulation: JSON.stringify(sim) });
+      return null;
+    };
+    if (sim.status === "reverted") return block(`the simulation at confirmation reverts (${sim.error}): a transaction that reverts is never sent`);
+    if (!lim.ok) return block(`${lim.reason} (re-checked at confirmation)`);
+    const cap = checkDailyCap(limits, await reservedInWindow(tx, p.wallet_id, now, p.id), lim.exposureUsd);
+    if (cap) return block(`${cap} (re-checked at confirmation)`);
+    const until = new Date(Math.max(p.approval_expires_at?.getTime() ?? 0, now.getTime() + SIGNING_WINDOW_MS));
+    await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, approval_expires_at: until, updated_at: now }).where("id", "=", p.id).execute();
+    await tx
+      .insertInto("embedded_confirmations")
+      .values({ proposal_id: p.id, prepared_at: now, min_nonce: pending, submitted_at: null, tx_hash: null })
+      .onConflict((oc) => oc.column("proposal_id").doUpdateSet({ prepared_at: now, min_nonce: pending }))
+      .execute();
+    return until;
+  });
+  if (!outcome) return { status: "blocked", result: await result(deps, row.id) };
+  deps.logger.info({ proposalId: row.id }, "embedded confirmation prepared; waiting for the owner's wallet");
+  return {
+    status: "ready",
+    transaction: { from: payload.from, to: payload.to, value: toHex(BigInt(payload.value)), data: payload.data, chainId: toHex(payload.chainId) },
+    requestHash: row.request_hash,
+    chainId: payload.chainId,
+    signBefore: outcome.toISOString(),
+  };
+}
+
+/** Why `tx` is not the recorded payload sent from the wallet, or null when it is. */
+export function mismatch(tx: Transaction, payload: EvmPayload, wallet: string, minNonce: number): string | null {
+  if (tx.from.toLowerCase() !== wallet.toLowerCase()) return `it was sent from ${tx.from}, not from this wallet`;
+  if (!tx.to || tx.to.toLowerCase() !== payload.to.toLowerCase()) return `it goes to ${tx.to ?? "a new contract"}, not ${payload.to}`;
+  if (tx.value !== BigInt(payload.value)) return `its value is ${tx.value} wei, not ${payload.value}`;
+  if (tx.input.toLowerCase() !== payload.data.toLowerCase()) return "its data differs from the proposal's";
+  if (tx.chainId !== payload.chainId) return `it is for chain ${tx.chainId ?? "unknown"}, not ${payload.chainId}`;
+  if ("authorizationList" in tx && tx.authorizationList && tx.authorizationList.length > 0) return "it carries an EIP-7702 authorization";
+  if (tx.nonce < minNonce) return "it was sent before this confirmation";
+  return null;
+}
+
+async function fetchTransaction(chain: EvmChain, hash: Hex, timeoutMs: number): Promise<Transaction | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const tx = await chain.client.getTransaction({ hash }).catch(() => null);
+    if (tx) return tx;
+    if (Date.now() >= deadline) return null;
+    await new Promise((r) => setTimeout(r, chain.sandbox ? 100 : 1000));
+  }
+}
+
+export async function submitEmbedded(deps: ProposalsDeps, accountId: string, txId: string, rawHash: string): Promise<ProposalResult> {
+  if (typeof rawHash !== "string" || !HASH32_RE.test(rawHash.trim())) throw new ServiceError("invalid_input", "invalid_input", "txHash must be 0x followed by 64 hex digits");
+  const hash = rawHash.trim().toLowerCase() as Hex;
+  const { db, clock, logger } = deps;
+  const { row, wallet, chain, payload } = await embeddedProposal(deps, accountId, txId);
+  if (row.tx_hash?.toLowerCase() === hash) return result(deps, row.id); // the same submission again
+  const conf = await db.selectFrom("embedded_confirmations").selectAll().where("proposal_id", "=", row.id).executeTakeFirst();
+  if (!conf) throw invalidState("press Confirm first: the transaction to send is prepared (re-simulated and re-checked) then");
+  actionable(row, clock.now());
+  const tx = await fetchTransaction(chain, hash, Math.min(chain.receiptTimeoutMs, 15_000));
+  if (!tx) throw invalidState("the chain does not know this transaction yet; wait a moment and submit the hash again");
+  const why = mismatch(tx, payload, wallet.address, conf.min_nonce);
+  if (why) throw invalidState(`transaction ${hash} is not this proposal's: ${why}. Nothing was recorded; the proposal still waits for you.`);
+
+  await db.transaction().execute(async (t) => {
+    await lockWallet(t, wallet.id);
+    const p = await lockProposal(t, row.id);
+    const now = clock.now();
+    actionable(p, now);
+    const used = await t.selectFrom("proposals").select("id").where("tx_hash", "=", hash).executeTakeFirst();
+    if (used) throw invalidState("this transaction is already recorded for another proposal");
+    await t.updateTable("proposals").set({ status: "executing", tx_hash: hash, nonce: tx.nonce, signed_at: now, updated_at: now }).where("id", "=", p.id).where("status", "=", "awaiting_user").execute();
+    await t.updateTable("embedded_confirmations").set({ submitted_at: now, tx_hash: hash }).where("proposal_id", "=", p.id).execute();
+  });
+  logger.info({ proposalId: row.id, txHash: hash }, "embedded proposal sent by the owner's wallet; transaction matches");
+  const receipt = await waitForReceipt(chain, hash, chain.receiptTimeoutMs);
+  if (receipt) await settleFromReceipt(deps, row.id, receipt);
+  return result(deps, row.id);
+}
+
+/** Embedded proposals left `executing`: settle by receipt, or fail when the wallet's nonce moved past them. */
+export async function reconcileEmbedded(deps: ProposalsDeps, opts: { minAgeMs: number }): Promise<{ executed: number; failed: number }> {
+  const out = { executed: 0, failed: 0 };
+  const cutoff = new Date(deps.clock.now().getTime() - opts.minAgeMs);
+  const rows = await deps.db
+    .selectFrom("proposals")
+    .innerJoin("wallets", "wallets.id", "proposals.wallet_id")
+    .select(["proposals.id", "proposals.tx_hash", "proposals.nonce", "wallets.chain", "wallets.address"])
+    .where("proposals.status", "=", "executing")
+    .where("wallets.custody", "=", "embedded")
+    .where("proposals.updated_at", "<=", cutoff)
+    .limit(200)
+    .execute();
+  for (const p of rows) {
+    const chain = deps.chains.evm(p.chain);
+    if (!chain || !p.tx_hash || p.nonce === null) continue;
+    const hash = p.tx_hash as Hex;
+    const receipt = await chain.client.getTransactionReceipt({ hash }).catch(() => null);
+    if (receipt) {
+      await settleFromReceipt(deps, p.id, receipt);
+      out[receipt.status === "success" ? "executed" : "failed"]++;
+      continue;
+    }
+    if (await chain.client.getTransaction({ hash }).catch(() => null)) continue; // still pending
+    const mined = await chain.client.getTransactionCount({ address: p.address as Address, blockTag: "latest" });
+    if (mined > p.nonce) {
+      const error = "dropped or replaced: the wallet's nonce was used by another transaction and this one was never mined (a sped-up or cancelled transaction in your wallet is not recorded here)";
+      if (await transition(deps.db, p.id, "executing", "failed", deps.clock.now(), { error })) out.failed++;
+    }
+  }
+  return out;
+}
