@@ -26,6 +26,7 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Why a JSON value cannot be accepted, or null. PostgreSQL cannot store U+0000 in text or jsonb, nor a lone
  * UTF-16 surrogate in jsonb, so both are refused up front (400) rather than failing in the database (500).
+ * JSON literals too large for a double parse to Infinity, which neither JSON nor receipts can carry.
  * Iterative, so hostile nesting cannot exhaust the stack.
  */
 export function unacceptableJson(root: unknown): string | null {
@@ -33,7 +34,9 @@ export function unacceptableJson(root: unknown): string | null {
   const stack: [unknown, number][] = [[root, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (typeof v === "string") {
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return "numbers must be finite (a literal such as 1e400 overflows)";
+    } else if (typeof v === "string") {
       if (!storable(v)) return "strings must be valid Unicode without NUL characters (U+0000) or lone surrogates";
     } else if (v && typeof v === "object") {
       if (depth >= MAX_JSON_DEPTH) return `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
