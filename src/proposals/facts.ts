@@ -41,7 +41,7 @@ export function proposalFacts(r: { kind: string; summary: string; chain: string;
     }
   }
   const ins = sim.changes.filter((c) => c.direction === "in" && c.changeType === "transfer");
-  const family: ActionFamily = transfers.length && ins.length ? "swap" : transfers.length ? "transfer" : approvals.length ? "permission" : "unknown";
+  const family: ActionFamily = r.kind === "x402_payment" ? "payment" : transfers.length && ins.length ? "swap" : transfers.length ? "transfer" : approvals.length ? "permission" : "unknown";
   const warnings = [...sim.warnings];
   if (sim.status === "reverted") warnings.unshift(`SIMULATION REVERTED: ${sim.error}`);
   if (sim.status === "unavailable") warnings.unshift("simulation unavailable: the changes are what the input declares, not what the chain computed");

@@ -86,7 +86,12 @@ export async function consent(d: DashboardClient, path: string, access: "mcp" | 
   for (const m of html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)"/g)) if (m[1] !== "_csrf") form[m[1]] = m[2].replace(/&amp;/g, "&").replace(/&quot;/g, '"');
   const res = await d.post("/dashboard/oauth/authorize", form);
   if (res.status !== 200) throw new Error(`consent POST: ${res.status} ${d.lastHtml}`);
-  const m = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(d.lastHtml);
+  return returnUrl(d.lastHtml);
+}
+
+/** The client URL a "returning you to the application" page forwards to. */
+export function returnUrl(html: string): URL {
+  const m = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(html);
   if (!m) throw new Error("no return URL on the page");
   return new URL(m[1].replace(/&amp;/g, "&"));
 }

@@ -71,7 +71,7 @@ describe("escrow_pay_x402", () => {
     const seen = t.judge.inputs.at(-1)!;
     expect(seen.note).toBe("buying the article");
     expect(seen.action).toMatchObject({ kind: "x402_payment", url, payment: { amount: "0.05", asset: "USDC", payTo } });
-    expect(seen.facts).toMatchObject({ notionalUsd: 0.05 });
+    expect(seen.facts).toMatchObject({ actionFamily: "payment", notionalUsd: 0.05 });
     expect(rs.hits.get("article")).toEqual({ paid: 1, unpaid: 1 });
     const listed = await c.callTool({ name: "list_escrow_transactions", arguments: { wallet: w.id } });
     expect(data(listed as CallToolResult).transactions[0]).toMatchObject({ id: body.txId, status: "executed", summary: expect.stringMatching(/^x402 payment of 0.05 USDC to 0x/) });
@@ -131,6 +131,16 @@ describe("escrow_pay_x402", () => {
     expect(await t.credits(a.apiKey)).toBe(5);
   });
 
+  it("blocks a payment the wallet cannot cover (the declared simulation reverts)", async () => {
+    const a = await t.createAccount(5);
+    const c = await connect(a.apiKey);
+    const w = await t.createWallet(a.apiKey, { name: "empty-payer" });
+    const { url } = paid("unaffordable", 50_000n);
+    const body = data(await call(c, { wallet: w.id, url }));
+    expect(body).toMatchObject({ status: "blocked", simulation: { status: "reverted", declared: true, error: "insufficient balance: the wallet holds 0 USDC; the payment needs 0.05" }, payment: { amountHuman: "0.05", symbol: "USDC", signed: false } });
+    expect(rs.hits.get("unaffordable")!.paid).toBe(0);
+  });
+
   it("records a payment the resource answers with an error as executed, with the status and text", async () => {
     const { c, w } = await setup("autonomous");
     const { url, payTo } = paid("flaky", 30_000n, { statusAfter: 500, content: "internal error after payment" });
@@ -169,7 +179,8 @@ describe("escrow_pay_x402", () => {
     await t.runtime.database.db.updateTable("wallets").set({ custody: "embedded" }).where("id", "=", w.id).execute();
     const { url } = paid("embedded", 10_000n);
     const emb = await call(c, { wallet: w.id, url });
-    expect(text(emb)).toMatch(/^propose_failed: this wallet is self-custodial \(custody embedded\)/);
+    expect(text(emb)).toMatch(/^propose_failed: a self-custodial safe wallet cannot pay x402 invoices/);
+    expect(rs.hits.get("embedded")).toBeUndefined(); // refused before any request
   });
 
   it("still refuses x402_payment on the HTTP propose route", async () => {

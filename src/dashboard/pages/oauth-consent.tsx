@@ -90,8 +90,11 @@ function Consent(p: { req: Request; csrf: string; account: string; email: string
   );
 }
 
-/** The page that hands the browser back to the client: no form redirect, so `form-action` does not apply. */
-function ReturnPage(p: { url: string; allowed: boolean }) {
+/**
+ * The page that hands the browser back to the client: no form redirect, so `form-action` does not apply.
+ * Used for errors found on the GET too: that GET may be the end of the sign-in form's redirect chain.
+ */
+function ReturnPage(p: { url: string; allowed: boolean; why?: string }) {
   return (
     <html lang="en">
       <head>
@@ -103,7 +106,8 @@ function ReturnPage(p: { url: string; allowed: boolean }) {
       </head>
       <body>
         <main id="main">
-          <h1>{p.allowed ? "Access allowed" : "Access denied"}</h1>
+          <h1>{p.allowed ? "Access allowed" : "Access not granted"}</h1>
+          {p.why && <p>{p.why}</p>}
           <p>
             Returning you to the application. If nothing happens, <a href={p.url}>continue to the application</a>. You can close this tab afterwards.
           </p>
@@ -133,7 +137,7 @@ export function oauthConsentRoutes(deps: DashboardDeps) {
     const all = c.req.queries();
     const duplicated = AUTHORIZE_PARAMS.filter((k) => (all[k]?.length ?? 0) > 1);
     const check = await oauth.checkAuthorization(paramsFrom((k) => c.req.query(k)), duplicated);
-    if (!check.ok) return check.redirect ? c.redirect(check.redirect, 302) : refused(c, check.message);
+    if (!check.ok) return check.redirect ? c.html(<ReturnPage url={check.redirect} allowed={false} why={check.message} />) : refused(c, check.message);
     const session = c.get("session");
     const account = await accounts.get(session.accountId);
     return render(
@@ -147,7 +151,7 @@ export function oauthConsentRoutes(deps: DashboardDeps) {
     const body = await c.req.parseBody();
     const field = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : undefined);
     const check = await oauth.checkAuthorization(paramsFrom(field));
-    if (!check.ok) return check.redirect ? c.html(<ReturnPage url={check.redirect} allowed={false} />) : refused(c, check.message);
+    if (!check.ok) return check.redirect ? c.html(<ReturnPage url={check.redirect} allowed={false} why={check.message} />) : refused(c, check.message);
     const req = check.request;
     if (field("decision") !== "allow") return c.html(<ReturnPage url={oauth.deny(req)} allowed={false} />);
     const access = field("access");

@@ -21,8 +21,11 @@ const SERIOUS_WARNING =
 /** The payload contradicts itself (what is signed differs from what it declares): refuse, do not ask. */
 const CONTRADICTION_WARNING = /authorization (?:value|pays)\b.*\b(?:differs|not the accepted)|accepted (?:amount|\.\w+).*differs from the (?:required|requirements)/i;
 
-/** Warnings about facts the checks look up themselves (prices), or that do not weaken the facts. */
-const BENIGN_WARNING = /no context price|no price for|notional unknown|usd value unknown|more than 20% away|price impact|stays valid|memo text|native transfer of zero|upper bound|options offered|slippage unknown|slippage is not computed|cancel with no cancels/i;
+/**
+ * Warnings about facts the checks look up themselves (prices), or that do not weaken the facts. A full-balance
+ * withdraw or repay leaves the amount unknown, which every amount check already treats as a missing fact.
+ */
+const BENIGN_WARNING = /no context price|no price for|notional unknown|usd value unknown|more than 20% away|price impact|stays valid|memo text|native transfer of zero|upper bound|options offered|slippage unknown|slippage is not computed|cancel with no cancels|full balance \(amount = max uint256\)/i;
 
 function buildView(input: JudgeInput): ActionView {
   const ctx = input.context ?? null;

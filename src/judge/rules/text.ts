@@ -57,6 +57,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bper-(?=[a-z])/gi, "per ");
   // "on the Safe's behalf" -> "on behalf of the Safe", so the role reader sees one phrasing.
   s = s.replace(/\bon\s+((?:the|our|my)\s+)?([A-Za-z][\w-]*)['’]s\s+behalf\b/gi, (_m, det: string | undefined, name: string) => `on behalf of ${det ?? ""}${name}`);
+  // "Leave ETH and STRK alone" is a prohibition: "never touch ETH and STRK".
+  s = s.replace(/\bleave\s+([^.;:!?]{1,80}?)\s+(?:alone|untouched|as (?:it is|they are))\b/gi, (_m, what: string) => `never touch ${what}`);
   // "(a)", "(b)", "1)" enumerators carry no meaning.
   s = s.replace(/(^|[\s:;,])\(?([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1 ");
   return s;

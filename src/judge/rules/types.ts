@@ -46,7 +46,7 @@ export interface Quantity {
 }
 
 /** Which actions a cap counts: each order, each swap, each payment/transfer, or any action. */
-export type CapScope = "order" | "swap" | "transfer" | "any";
+export type CapScope = "order" | "swap" | "transfer" | "margin" | "any";
 export type Period = "action" | "day" | "week" | "month" | "total";
 
 export type ListDim =
@@ -80,7 +80,11 @@ export type Constraint =
       activities: Activity[];
       /** From "trade/buy X": a swap's stablecoin side is the implicit quote currency, not a traded asset. */
       quoteImplicit?: boolean;
+      /** "SOL may only go to X": the list binds only moves of these assets. */
+      forAssets?: string[];
     })
+  /** "Nothing else is permitted": an action the rules do not permit is outside them, not merely unmentioned. */
+  | (Base & { kind: "only_listed" })
   | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string })
   | (Base & {
       kind: "cap";
@@ -96,12 +100,16 @@ export type Constraint =
     })
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
   | (Base & { kind: "leverage_cap"; max: number })
+  /** "Leverage above 5x needs my sign-off": a leverage setting above `above` is held for a human. */
+  | (Base & { kind: "leverage_escalate"; above: number })
   | (Base & { kind: "no_leverage_increase" })
   /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
   | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell" })
   | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" })
   /** "Reduce-only exits are always allowed": closing orders are exempt from order caps and shape rules. */
   | (Base & { kind: "exits_allowed" })
+  /** "Stop-losses and take-profits are fine": reduce-only trigger orders are exempt from order-type rules. */
+  | (Base & { kind: "protective_ok" })
   | (Base & {
       kind: "order_type";
       /** Allowed order types/TIFs (lower-case: limit, market, trigger, gtc, ioc, alo, fok, fak, gtd). Empty = any. */

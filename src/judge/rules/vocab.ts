@@ -146,7 +146,8 @@ export const FILLER = new Set(
     "touch hosted output sent back either listed settings setting place placing open opening behalf anything everything " +
     "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites keep stay remain mode fine " +
     "sizes notionals values cross isolated spending go goes delivered routed credited actions action activities operations " +
-    "ever whatsoever sending conversion conversions idle spare excess unused paywall paywalls"
+    "ever whatsoever sending conversion conversions idle spare excess unused paywall paywalls " +
+    "kind kinds sort sorts want wants wanted hard cash management"
   ).split(/\s+/),
 );
 
@@ -155,7 +156,7 @@ export const FILLER = new Set(
  * a sentence that uses them must also give the list they stand for, or it is not understood.
  */
 export const RECIPIENT_WORDS =
-  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract|contractors?|freelancers?|providers?|clients?|customers?)\b/gi;
+  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract|contractors?|freelancers?|providers?|clients?|customers?|grantees?|payroll|staff)\b/gi;
 
 /**
  * Market categories for "sports markets only": a question that names one of these words clearly belongs to the

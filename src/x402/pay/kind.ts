@@ -62,7 +62,7 @@ export interface X402KindOptions {
 
 /** UTF-8 text of a body, storable in PostgreSQL (no NUL, no lone surrogates), cut at 8,000 characters. */
 export function responseText(body: Buffer): { text: string; cut: boolean } {
-  const full = body.toString("utf8").replace(/\u0000/g, "").toWellFormed();
+  const full = body.toString("utf8").replaceAll("\u0000", "").toWellFormed();
   return { text: full.slice(0, RESPONSE_TEXT_MAX), cut: full.length > RESPONSE_TEXT_MAX };
 }
 
@@ -158,6 +158,13 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
       try {
         res = await guardedFetch(p.url, { method: p.method, headers: { [PAYMENT_SIGNATURE_HEADER]: encodePaymentSignatureHeader(signed.payload) } }, { ...o.fetch, maxBytes: PAID_BODY_MAX, onOversize: "truncate" });
       } catch (err) {
+        if (err instanceof FetchRefused) {
+          // Refused before connecting: the signature never left this process (and was never stored), so it can never be used.
+          const at = clock.now();
+          await transition(db, id, "executing", "failed", at, { error: `refused before sending the payment: ${err.message}; nothing was sent or moved`.slice(0, 1000) });
+          await markCompleted(db, id, at);
+          return;
+        }
         failure = (err as Error).message.slice(0, 300);
       }
       await settle(deps, await findProposal(db, null, id), (await findPayment(db, id))!, res, failure);
@@ -229,6 +236,7 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
       if (!pay) return null;
       const p = row.payload as X402Payload;
       const change = (row.simulation as SimulationReport | null)?.changes?.[0];
+      const asked = (row.input as { payment?: { amount?: string; asset?: string } } | null)?.payment;
       const s = pay.settlement as Record<string, unknown> | null;
       return {
         payment: {
@@ -236,9 +244,9 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
           method: p.method,
           network: p.network,
           asset: p.asset,
-          symbol: change?.symbol ?? null,
+          symbol: change?.symbol ?? asked?.asset ?? null,
           amount: p.amount,
-          amountHuman: change?.amount ?? null,
+          amountHuman: change?.amount ?? asked?.amount ?? null,
           payTo: p.payTo,
           signed: pay.signed_at !== null,
           validBefore: pay.valid_before ? new Date(pay.valid_before).toISOString() : null,

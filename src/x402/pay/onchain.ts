@@ -65,15 +65,6 @@ export async function findSettlementTx(chain: EvmChain, asset: Address, from: Ad
   }
 }
 
-/** The chain's own clock (an authorization is unusable once a block's timestamp passes validBefore). */
-export async function chainTime(chain: EvmChain): Promise<number | null> {
-  try {
-    return Number((await chain.client.getBlock({ blockTag: "latest" })).timestamp);
-  } catch {
-    return null;
-  }
-}
-
 const TOPIC = "0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5";
 const addrTopic = (t: string | undefined) => (t ? `0x${t.slice(26)}`.toLowerCase() : "");
 

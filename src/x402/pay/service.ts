@@ -18,6 +18,7 @@ import type { ProposalResult } from "../../proposals/present";
 import type { ProposalsService } from "../../proposals/service";
 import { keccakCanonical } from "../../lib/hashing";
 import type { WalletSigner } from "../../wallets/custody/signer";
+import { assertCanPayX402 } from "../../wallets/custody/embedded";
 import { findWallet } from "../../wallets/repo";
 import type { EscrowChains } from "../../wallets/types";
 import type { Database } from "../../db/client";
@@ -60,9 +61,8 @@ export function createX402PayService(o: X402PayOptions) {
       if (wallet.archived_at) throw proposeConflict("the wallet is archived and cannot transact; an operator can unarchive it");
       const chain = o.chains.evm(wallet.chain);
       if (wallet.chain !== "base" && wallet.chain !== "ethereum") throw proposeFailed(`x402 payments from a wallet are available on EVM wallets only; this wallet is on ${wallet.chain}`);
-      if (wallet.custody === "embedded") {
-        throw proposeFailed("this wallet is self-custodial (custody embedded): the service cannot sign an x402 payment for it. Pay from the owner's own wallet instead, or use a server-custody wallet");
-      }
+      // Before any outbound request: a self-custodial wallet has no key here, a legacy safe wallet cannot transact.
+      assertCanPayX402(wallet);
       if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
       const method = req.method ?? "GET";
 

@@ -13,6 +13,7 @@ type Cap = Extract<Constraint, { kind: "cap" }>;
 
 const SCOPE_ACTS: Record<CapScope, Activity[] | null> = {
   order: ["order", "swap"],
+  margin: ["margin"],
   swap: ["swap", "wrap", "unwrap"],
   transfer: ["transfer", "payment", "withdrawal", "bridge", "vault_deposit", "supply", "stake", "delegate"],
   any: null,
@@ -64,7 +65,7 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
   return items;
 }
 
-const VALUE_MOVING: Activity[] = ["transfer", "withdrawal", "payment", "bridge", "vault_deposit", "supply", "stake", "delegate", "swap", "order", "margin", "borrow"];
+const VALUE_MOVING: Activity[] = ["transfer", "withdrawal", "payment", "bridge", "vault_deposit", "supply", "stake", "delegate", "swap", "order", "margin", "borrow", "redeem", "vault_withdraw", "repay"];
 
 const fmtQ = (v: number, q: Quantity): string => qty(v, q.unit);
 
@@ -200,7 +201,11 @@ function orderSlippage(c: Extract<Constraint, { kind: "slippage_cap" }>, view: A
   return out;
 }
 
-export function checkLeverage(c: Extract<Constraint, { kind: "leverage_cap" | "no_leverage_increase" }>, view: ActionView, ctx: Ctx): Finding[] {
+export function checkLeverage(c: Extract<Constraint, { kind: "leverage_cap" | "leverage_escalate" | "no_leverage_increase" }>, view: ActionView, ctx: Ctx): Finding[] {
+  if (c.kind === "leverage_escalate") {
+    if (!view.leverage || view.leverage.value <= c.above + 1e-9) return [];
+    return [{ type: "escalate", message: `Setting ${view.leverage.asset ?? "the"} leverage to ${view.leverage.value}x is above ${c.above}x, and "${c.rule}".` }];
+  }
   if (c.kind === "no_leverage_increase") {
     if (!view.leverage) return [];
     const cur = view.leverage.asset ? currentLeverage(view.leverage.asset, ctx) : null;

@@ -14,11 +14,15 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
   // "Reduce-only exits are always allowed": order rules then bind only the orders that open or add.
   const orderView = cs.some((c) => c.kind === "exits_allowed") ? { ...view, orders: view.orders.filter((o) => !o.reduceOnly) } : view;
   const onlyExits = view.orders.length > 0 && orderView.orders.length === 0 && view.activities.every((a) => a === "order" || a === "cancel");
+  // "Stop-losses are fine": reduce-only trigger orders are not held to the entry order-type rules.
+  const typeView = cs.some((c) => c.kind === "protective_ok") ? { ...orderView, orders: orderView.orders.filter((o) => !(o.trigger && o.reduceOnly)) } : orderView;
   for (const c of cs) {
     if (onlyExits && c.kind !== "forbid" && c.kind !== "allow" && c.kind !== "deny") continue;
     switch (c.kind) {
       case "permit":
       case "exits_allowed":
+      case "protective_ok":
+      case "only_listed":
         break;
       case "forbid":
         out.push(...checkForbid(view, c));
@@ -37,6 +41,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkEscalateAbove(c, orderView, ctx));
         break;
       case "leverage_cap":
+      case "leverage_escalate":
       case "no_leverage_increase":
         out.push(...checkLeverage(c, orderView, ctx));
         break;
@@ -50,7 +55,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkReduceOnly(c, orderView));
         break;
       case "order_type":
-        out.push(...checkOrderType(c, orderView));
+        out.push(...checkOrderType(c, typeView));
         break;
       case "approval_exact":
         out.push(...checkApprovalExact(c, view, ctx));

@@ -160,7 +160,19 @@ const DIM_LABEL: Record<ListDim, string> = {
   contract: "contract",
 };
 
-export function checkList(c: ListC, view: ActionView, ctx: Ctx): Finding[] {
+/** "SOL may only go to X": only the moves (or swap) of the route's assets are bound by the list. */
+function routeView(c: ListC, view: ActionView): ActionView | null {
+  if (!c.forAssets?.length) return view;
+  const own = (a: string | null) => a === null || c.forAssets?.includes(a);
+  const moves = view.moves.filter((m) => own(m.asset));
+  const swap = view.swap && own(view.swap.sellAsset) ? view.swap : null;
+  if (moves.length === 0 && !swap) return view.moves.length || view.swap ? null : view;
+  return { ...view, moves, swap };
+}
+
+export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
+  const view = routeView(c, baseView);
+  if (!view) return [];
   const acts = applies(c, view);
   if (acts.length === 0) return [];
   if (c.dim === "assetClass") return checkStable(c, view);

@@ -87,7 +87,8 @@ const RELATED: Partial<Record<Activity, Activity[]>> = {
 export function impliedActivities(cs: Constraint[]): Activity[] {
   const out = new Set<Activity>();
   for (const c of cs) {
-    if (c.kind === "leverage_cap" || c.kind === "no_leverage_increase") out.add("leverage");
+    if (c.kind === "leverage_cap" || c.kind === "leverage_escalate" || c.kind === "no_leverage_increase") out.add("leverage");
+    if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "margin") out.add("margin");
     if (c.kind === "approval_exact") out.add("approval");
     if (c.kind === "slippage_cap") out.add("swap");
     if (c.kind === "side" || c.kind === "reduce_only" || c.kind === "order_type") out.add("order");
@@ -114,8 +115,13 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
   const forbidden = new Set(cs.flatMap((c) => (c.kind === "forbid" ? c.activities : [])));
   const ok = new Set<Activity>([...permitted, ...implied]);
   if (ok.has("order")) ok.add("cancel");
+  const closed = cs.find((c) => c.kind === "only_listed");
   for (const a of view.activities) {
     if (ok.has(a) || forbidden.has(a)) continue;
+    if (closed && ok.size > 0 && a !== "unknown") {
+      out.push({ type: "violation", message: `The rules permit only ${list([...ok])} ("${closed.rule}"), and this action is ${ACT_NOUN[a]}: ${view.summary}` });
+      continue;
+    }
     if (a === "unknown") {
       out.push({ type: "unknown", message: `The action could not be classified (${view.summary}), so it cannot be checked against the rules.` });
       continue;

@@ -117,6 +117,18 @@ const take = (c: Clause, m: RegExpExecArray | null): void => {
 /** Leverage caps ("Leverage at most 5x", "max 3x leverage"), bans on changing it, and "no leverage". */
 export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
   if (!/leverage|\d\s*x\b/i.test(c.text)) return;
+  // "Leverage changes above 5x need my sign-off": above the figure a human decides; it is not a hard cap.
+  const esc = /leverage/i.test(c.text) ? firstIn(c, ESCALATE_RE, 0, c.text.length) : null;
+  if (esc) {
+    scan(c, /\b(?:above|over|beyond|past|higher than|greater than|more than|exceeding|in excess of)\s+(\d+(?:\.\d+)?)\s*x\b/gi, (m) => {
+      add(st, { kind: "leverage_escalate", above: Number(m[1]), rule });
+      take(c, esc);
+    });
+  }
+  // "Never raise leverage above 3x": a cap on the setting, not a ban on every increase.
+  scan(c, /\b(?:never|do not|don't|must not|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:increase|raise|bump|set|push|take|put|run|use)\s+(?:the\s+|any\s+|our\s+)?leverage\s+(?:above|over|beyond|past|higher than|more than|greater than)\s+(\d+(?:\.\d+)?)\s*x\b/gi, (m) => {
+    add(st, { kind: "leverage_cap", max: Number(m[1]), rule });
+  });
   scan(c, /\b(?:never|do not|don't|must not|no|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:change|changes|changing|modify|modifying|adjust|adjusting|update|updating|alter|altering|touch|touching|set|setting|edit|editing)\s+(?:the\s+|any\s+|account\s+)?leverage(?:\s+settings?)?(?:\s+(?:on|for)\s+any\s+(?:market|asset|position))?\b|\bno\s+leverage\s+(?:changes?|adjustments?|updates?|modifications?)\b|\bleverage\s+(?:changes?|adjustments?|updates?|modifications?)\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|banned|disallowed)\b|\bleave\s+(?:the\s+)?leverage\s+(?:settings?\s+)?(?:as it is|as is|unchanged|alone)\b|\bleverage\s+(?:settings?\s+)?(?:must|should)\s+(?:not\s+change|stay\s+(?:unchanged|the same|as is))\b/gi, () => {
     add(st, { kind: "forbid", activities: ["leverage"], label: "changing leverage", rule });
   });
@@ -225,6 +237,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       }
     }
     if (inherited && scope === "any") scope = inherited.scope;
+    // "Isolated margin top-ups are fine, up to $1k each": the cap counts margin changes, not orders.
+    if (scope === "any" && /\bmargin\b/i.test(c.text) && !/\b(?:orders?|trades?|positions?|notional)\b/i.test(c.text)) scope = "margin";
     const sideInEarly = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     // "Max 2 WETH or 7,000 USDC in per swap": the pair shares the period/scope written after the second amount.
     if (pairedWithPrev) {
@@ -261,7 +275,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (sideIn) scan(c, /\bin\b/gi, (m) => m.index >= a.end && m.index < postEnd);
     scan(c, /\b(?:or less|or lower|or below|or under|and below|at most|maximum|max)\b/gi, (m) => m.index >= a.end && m.index < postEnd);
     // "per transfer", "each order's", "in one trade": the cap's scope, not a permission to transfer or trade.
-    scan(c, /\b(?:each|per|at a|a) time\b|\b(?:per|each|every|any|a|one|a single|any single|in one|in a single|on a single|on any)\s+(?:single\s+)?(?:orders?|trades?|bets?|wagers?|fills?|entr(?:y|ies)|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|actions?|operations?|positions?|purchases?)(?:['’]s)?\b|\b(?:orders?|trades?|bets?|swaps?|payments?|transfers?|withdrawals?|transactions?)\s+(?=(?:must|should|can|may|cannot|can't|over|above|of|larger|bigger|under|below|exceeding|at most|up to)\b)/gi, (m) => m.index >= preStart && m.index < postEnd);
+    scan(c, /\b(?:each|per|at a|a) time\b|\b(?:per|each|every|any|a|one|a single|any single|in one|in a single|on a single|on any)\s+(?:single\s+)?(?:orders?|trades?|bets?|wagers?|tickets?|fills?|entr(?:y|ies)|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|actions?|operations?|positions?|purchases?)(?:['’]s)?\b|\b(?:orders?|trades?|bets?|swaps?|payments?|transfers?|withdrawals?|transactions?)\s+(?=(?:must|should|can|may|cannot|can't|over|above|of|larger|bigger|under|below|exceeding|at most|up to)\b)/gi, (m) => m.index >= preStart && m.index < postEnd);
     // Subject words are consumed, except verbs ("Stake up to 500 HYPE") that the permission reader needs.
     if (subjectM && !/^(?:stake|spend)$/i.test(subjectM[1])) scan(c, new RegExp(`\\b${subjectM[1]}\\b`, "gi"), (m) => m.index >= preStart && m.index < postEnd);
     groupWords.push({ cap: cap ?? postCap ?? inherited?.cap ?? null, period, scope });

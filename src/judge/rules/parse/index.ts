@@ -10,6 +10,7 @@ import { RECIPIENT_WORDS, ROLE_NOUNS } from "../vocab";
 import { parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
+import { parseExhaustive, routeAssetList } from "./routes";
 import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
 
 export interface ParsedIntent {
@@ -26,16 +27,18 @@ export interface ParsedIntent {
 const LABEL_DANGER =
   /\b(?:never|not|no|none|nothing|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?|approvals?|withdrawals?|transfers?|swaps?|orders?|trades?|leverage|slippage|recipients?|hosts?|domains?|assets?|tokens?|markets?|fees?|spend(?:ing)?|exposure|positions?)\b|\$|%|(?<![\w§])\d/i;
 
+/** Placeholders and a chain id in parentheses ("(chain 8453)") carry no rule words. */
+const labelText = (t: string): string => t.replace(/§[a-z]\d+/g, " ").replace(/\(\s*(?:chain\s?id|chain|eip155)\s*[:=]?\s*\d{1,7}\s*\)/gi, " ");
+
 function labelPrefixEnd(text: string): number {
   const colon = text.indexOf(":");
   if (colon > 0 && colon < 120) {
     const prefix = text.slice(0, colon);
-    if (!LABEL_DANGER.test(prefix.replace(/§[a-z]\d+/g, " ")) && prefix.trim().split(/\s+/).length <= 12) return colon + 1;
+    if (!LABEL_DANGER.test(labelText(prefix)) && prefix.trim().split(/\s+/).length <= 12) return colon + 1;
   }
   {
-    const words = text.replace(/§[a-z]\d+/g, " ").trim().split(/\s+/);
-    if (words.length <= 8 && words.some((w) => ROLE_NOUNS.has(w.toLowerCase())) && !LABEL_DANGER.test(text.replace(/§[a-z]\d+/g, " ")))
-      return text.length;
+    const words = labelText(text).trim().split(/\s+/);
+    if (words.length <= 8 && words.some((w) => ROLE_NOUNS.has(w.toLowerCase())) && !LABEL_DANGER.test(labelText(text))) return text.length;
   }
   return -1;
 }
@@ -64,12 +67,13 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
   parseSide(c, st, rule);
-  parseProtective(c);
+  parseProtective(c, st, rule);
   parseReduceOnly(c, st, rule);
   parseOrderType(c, st, rule, sentence);
   parseAmounts(c, st, rule);
   parseOutcomes(c, st, rule);
   const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
+  if (parseExhaustive(c, st, rule)) return [];
   parseExcept(c, st, rule);
   let negative = false;
   scan(c, NEG_RE, () => {
@@ -125,6 +129,8 @@ function parseUncached(intent: string): ParsedIntent {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
     if (!has) st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
+  const routeList = routeAssetList(st.constraints);
+  if (routeList) st.constraints.push(routeList);
   const permits = st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : []));
   return {
     constraints: st.constraints,

@@ -60,6 +60,7 @@ const VENUE_RE = new RegExp(
     .join("|")})\\b(?:\\s+v\\d)?(?:\\s+(?:pool|lending pool|router|swaprouter|protocol|vaults?|contracts?|markets?|exchange|app|dex|clob|api))?\\b`,
   "gi",
 );
+const CEX = new Set(["kraken", "binance", "coinbase", "okx", "bybit"]);
 const CHAIN_WORDS = Object.keys(CHAINS)
   .filter((k) => k !== "base" && k !== "mainnet" && k !== "hyperliquid")
   .sort((a, b) => b.length - a.length);
@@ -96,7 +97,11 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
   scan(c, /\b[Oo]n base\b|\bBase\b/g, () => push(it.chains, "base"));
   if (it.chains.length === 0) scan(c, /\bmainnet\b/gi, () => push(it.chains, "ethereum"));
-  scan(c, VENUE_RE, (m) => push(it.venues, VENUES[m[1].toLowerCase()]));
+  scan(c, VENUE_RE, (m) => {
+    // "our Kraken deposit address 0x..": an exchange named as the owner of an address is not a venue to trade on.
+    if (CEX.has(VENUES[m[1].toLowerCase()]) && /^\s+(?:(?:deposit|hot|cold|withdrawal|main)\s+)?(?:address(?:es)?|wallets?|accounts?|deposit)\b/i.test(t.slice(m.index + m[0].length))) return false;
+    push(it.venues, VENUES[m[1].toLowerCase()]);
+  });
   scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
   scan(c, /§h(\d+)/g, (m) => push(it.hosts, c.refs.hosts[Number(m[1])]));
   scan(c, /\b(?:the\s+)?outcomes?\s+§q(\d+)(?:\s+(?:or|and)\s+§q(\d+))?/gi, (m) => {
@@ -149,6 +154,12 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     const addr = st.names.get(m[2].toLowerCase());
     if (!addr || mode === "label") return false;
     placeAddress(it, roleOf(t.slice(Math.max(0, m.index - 60), m.index)), addr);
+  });
+  // "only to SwapRouter02": a distinctive name given to an address earlier, used without "the".
+  scan(c, /\b(?:to|via|through|using)\s+([A-Za-z][\w-]*)\b/g, (m) => {
+    const addr = st.names.get(m[1].toLowerCase());
+    if (!addr || mode === "label" || NAME_NOUN.test(m[1])) return false;
+    placeAddress(it, roleOf(t.slice(Math.max(0, m.index - 60), m.index + m[0].length - m[1].length)), addr);
   });
   scan(c, /\b(?:to\s+)?(?:anyone|anybody|any(?:\s+other)?\s+address(?:es)?|anywhere|third[- ]part(?:y|ies)|external (?:addresses|wallets|accounts)|other (?:addresses|wallets|accounts|people))\b/gi, () => {
     it.anyone = true;

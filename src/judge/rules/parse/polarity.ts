@@ -7,6 +7,7 @@
 import type { Activity, Constraint, ListDim } from "../types";
 import { consume, scan, unexplained, type Clause } from "../text";
 import { takeItems, type Items } from "./items";
+import { routeAssets } from "./routes";
 import { add, uniq, type ParseState } from "./state";
 
 export const NEG_RE =
@@ -41,6 +42,8 @@ const VERBS: Verb[] = [
   { re: /\bwithdraw\w*/gi, pos: ["withdrawal", "redeem", "vault_withdraw"], neg: ["withdrawal", "redeem", "vault_withdraw", "unstake"], listy: false, label: "withdrawals" },
   { re: /\b(?:supply|supplies|supplying|lend|lending|lends)\b/gi, pos: ["supply"], neg: ["supply"], listy: false, label: "supplying" },
   { re: /\bdeposit(?:s|ing)?\b(?!\s+address)(?:\s+into\s+(?:vaults?|a vault))?|\bvault(?:s| deposits?)\b/gi, pos: ["supply", "vault_deposit"], neg: ["vault_deposit", "supply", "stake"], listy: false, label: "deposits" },
+  // "Don't move ETH": moving a named token (upper-case symbol) is moving funds.
+  { re: /\b[Mm]ov(?:e|es|ing)\s+(?:any\s+|our\s+|the\s+)?(?=[A-Z][A-Za-z0-9]{1,9}\b(?!\s+(?:from|between)\b))/g, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
@@ -166,10 +169,14 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
 }
 
 export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean }): Activity[] {
+  const route = routeAssets(c);
   const it = takeItems(c, st, "rule");
-  const verbs = findVerbs(c);
+  if (route) it.assets = it.assets.filter((a) => !route.includes(a));
+  const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c);
   const topics = it.markets.length ? [] : takeTopic(c, st);
   scan(c, /\b(?:only|exclusively|solely|just|allowed|permitted|whitelisted|allowlisted|restricted to|limited to|stick to|nothing (?:else|other than|but))\b:?/gi, () => undefined);
+  // "in two markets: 'A' and 'B'": the count introduces the list that follows.
+  scan(c, /\b(?:two|three|four|five|six|several|a few|the following|these|both)(?=\s+(?:[a-z-]+\s+)?(?:markets?|tokens?|assets?|coins?|address(?:es)?|wallets?|hosts?|domains?|venues?|chains?|recipients?|vendors?)\s*:)/gi, () => undefined);
   const own = uniq(verbs.flatMap((v) => v.pos));
   if (own.length) add(st, { kind: "permit", activities: own, rule });
   // A clause without a verb ("only to validator 0x..") qualifies the permission before it in the sentence.
@@ -184,9 +191,10 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
     if (dim === "recipient" && (it.beneficiaries.length || acts.includes("supply")) && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a)))
       continue;
     const quoteImplicit = dim === "asset" && acts.includes("order") ? true : undefined;
-    add(st, { kind: "allow", dim, values, activities: acts, quoteImplicit, rule } as Constraint);
+    const forAssets = route && dim === "recipient" ? route : undefined;
+    add(st, { kind: "allow", dim, values, activities: acts, quoteImplicit, forAssets, rule } as Constraint);
   }
-  if (it.recipientRefs.length) add(st, { kind: "allow", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, rule });
+  if (it.recipientRefs.length) add(st, { kind: "allow", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, forAssets: route ?? undefined, rule });
   const marketRefs = it.otherRefs.filter((r) => /market|question|event/i.test(r));
   const assetRefs = it.otherRefs.filter((r) => !marketRefs.includes(r));
   if (marketRefs.length) add(st, { kind: "allow", dim: "market", values: [], refs: marketRefs, activities: acts, rule });

@@ -53,6 +53,8 @@ export function asSymbol(word: string): string | null {
   if (SAFE_LOWER.has(lower)) return lower.toUpperCase();
   // Mixed-case well-known symbols: stETH, cbBTC, wstETH, kPEPE.
   if (KNOWN_TOKENS.has(lower) && /^[a-z]{1,3}[A-Z]{2,}$/.test(w)) return w.toUpperCase();
+  // Other mixed-case spellings of well-known symbols with at least two capitals: JitoSOL, USDe, crvUSD.
+  if (KNOWN_TOKENS.has(lower) && (w.match(/[A-Z]/g) ?? []).length >= 2) return w.toUpperCase();
   return null;
 }
 

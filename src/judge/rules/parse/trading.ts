@@ -11,7 +11,7 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
   scan(
     c,
     new RegExp(
-      String.raw`\blong[- ]only\b|\bonly\s+(?:go\s+|open\s+|take\s+|trade\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+)?(?:any\s+)?(?:new\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
+      String.raw`\blong[- ]only\b|\bonly\s+(?:ever\s+)?(?:go\s+|open\s+|take\s+|trade\s+|be\s+|stay\s+|hold\s+|run\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:ever\s+)?(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+|hold\s+)?(?:an?\s+|any\s+)?(?:new\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
       "gi",
     ),
     () => add(st, { kind: "side", allowed: "long", rule }),
@@ -32,9 +32,16 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
   scan(c, /\blong\s*(?:or|and|\/|&)\s*short\b|\bshort\s*(?:or|and|\/|&)\s*long\b|\bboth\s+(?:sides|directions)\b|\beither\s+(?:side|direction)\b/gi, () => undefined);
 }
 
-/** "TP/SL orders are fine": protective orders are explicitly allowed; nothing to restrict. */
-export function parseProtective(c: Clause): void {
-  scan(c, /\b(?:tp\s*\/\s*sl|sl\s*\/\s*tp|take[- ]profits?|stop[- ]loss(?:es)?|stops?)(?:\s*(?:and|or|\/|&)\s*(?:take[- ]profits?|stop[- ]loss(?:es)?|stops?))?(?:\s+orders?)?\s+(?:are|is)\s+(?:fine|ok|okay|allowed|permitted|always allowed)\b/gi, () => undefined);
+/**
+ * "TP/SL orders are fine (as long as they're reduce-only)": protective orders are explicitly allowed, so a
+ * reduce-only trigger order is not held to the entry order-type rules.
+ */
+export function parseProtective(c: Clause, st: ParseState, rule: string): void {
+  scan(
+    c,
+    /\b(?:tp\s*\/\s*sl|sl\s*\/\s*tp|take[- ]profits?|stop[- ]loss(?:es)?|stops?)(?:\s*(?:and|or|\/|&)\s*(?:take[- ]profits?|stop[- ]loss(?:es)?|stops?))?(?:\s+orders?)?\s+(?:are|is)\s+(?:also\s+)?(?:fine|ok|okay|allowed|permitted|always allowed)\b(?:\s*,?\s*(?:as long as|so long as|provided|if|when)\s+(?:they(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:set\s+)?reduce[- ]only)?/gi,
+    () => add(st, { kind: "protective_ok", rule }),
+  );
 }
 
 export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
@@ -105,7 +112,7 @@ export function parseApprovalShape(c: Clause, st: ParseState, rule: string): voi
   );
   scan(
     c,
-    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+(?:(pending|current|next|upcoming)\s+)?(?:swap\s+|trade\s+|payment\s+)?amount(?:\s+(?:of|for|needed by|required by|being)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment|spent|swapped)s?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b/gi,
-    (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!(m[1] ?? m[2]) || /pending/i.test(m[0]) || undefined, rule }),
+    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+(?:(pending|current|next|upcoming)\s+)?(?:swap\s+|trade\s+|payment\s+)?amount(?:\s+(?:of|for|needed by|required by|being)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment|spent|swapped)s?(?:\s+(?:being\s+)?(?:prepared|made|executed|placed|submitted|built|requested)|\s+in\s+progress)?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b/gi,
+    (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!(m[1] ?? m[2]) || /pending|being|in progress/i.test(m[0]) || undefined, rule }),
   );
 }
