@@ -11,3 +11,16 @@ global.gc?.();
 await new Promise((r) => setTimeout(r, 1000));
 console.log("after 1s", mb());
 await h.close();
+if (process.env.REOPEN) {
+  const dir2 = mkdtempSync(path.join(tmpdir(), "mem2-"));
+  const a = await openDatabase({ dataDir: `${dir2}/pglite`, pgliteWorker: process.env.WORKER === "1" });
+  await a.close();
+  global.gc?.();
+  await new Promise((r) => setTimeout(r, 500));
+  global.gc?.();
+  console.log("fresh closed", mb());
+  const b = await openDatabase({ dataDir: `${dir2}/pglite`, pgliteWorker: process.env.WORKER === "1" });
+  global.gc?.();
+  console.log("reopened", mb());
+  await b.close();
+}

@@ -51,10 +51,22 @@ const VENUE_CHAIN: Record<string, string> = {
 };
 
 const ACTION_FILLER = new Set(
-  "a an the of on at for to from in into with via using through my our your this that it its please now then and or perp perps perpetual perpetuals spot shares share contracts position market order orders limit worth of token tokens coins funds".split(
+  "a an the of on at as for to from in into with via using through my our your this that it its please now then and or perp perps perpetual perpetuals spot shares share contracts position market order orders limit worth of token tokens coins funds".split(
     " ",
   ),
 );
+
+/**
+ * "Buy 100 NO shares on 'Will X happen?'": a quoted question that the context lists among its Polymarket
+ * markets (CLOB token ids) names the venue as surely as the word "Polymarket" would.
+ */
+function predictionVenue(text: string, refs: ReturnType<typeof newRefs>, ctx: Ctx): string | null {
+  const markets = ctx && typeof ctx.markets === "object" && ctx.markets !== null ? Object.entries(ctx.markets as Record<string, unknown>) : [];
+  if (!/\b(?:yes|no)\s+shares?\b/i.test(text) || markets.length === 0) return null;
+  const questions = [...text.matchAll(/§q(\d+)/g)].map((m) => refs.quotes[Number(m[1])]);
+  const listed = markets.some(([id, v]) => /^\d{20,}$/.test(id) && typeof v === "object" && v !== null && questions.includes(String((v as Record<string, unknown>).question ?? "")));
+  return listed ? "polymarket" : null;
+}
 
 export function viewFromText(raw: string, ctx: Ctx): ActionView {
   const v = emptyView("text", raw.length > 160 ? `${raw.slice(0, 157)}...` : raw);
@@ -77,8 +89,12 @@ export function viewFromText(raw: string, ctx: Ctx): ActionView {
     venues.push(id);
   });
   const chains: string[] = [];
-  scan(c, /\b(?:on|from|to)\s+(ethereum|mainnet|base|arbitrum|optimism|polygon|solana|starknet|avalanche|bsc)\b/gi, (m) => void chains.push(CHAINS[m[1].toLowerCase()]));
-  v.venue = venues[0] ?? null;
+  scan(c, /\b(?:on|from|to)\s+(ethereum(?:\s+mainnet)?|eth mainnet|mainnet|base|arbitrum(?:\s+one)?|optimism|polygon|solana|starknet|avalanche|bsc)\b/gi, (m) => void chains.push(CHAINS[m[1].toLowerCase().replace(/\s+/g, " ")]));
+  // "to Hartwell Supply (0x..)": the capitalised words naming an address are a label; the address is the fact.
+  scan(c, /(?<=\bto\s+)(?:[A-Z][\w&.'-]*\s+){1,4}(?=\(\s*§a\d+\s*\))/g, () => undefined);
+  // "for invoice HS-2291", "(ref #881)": a payment reference, narrative only.
+  scan(c, /\b(?:for|re:?|per)\s+(?:invoice|bill|ref(?:erence)?|po|purchase order)\s*(?:no\.?|number|#)?\s*[A-Za-z0-9][\w/-]*\b|\((?:invoice|ref(?:erence)?|po)\s*(?:no\.?|#)?\s*[A-Za-z0-9][\w/-]*\)/gi, () => undefined);
+  v.venue = venues[0] ?? predictionVenue(text, refs, ctx);
   v.chain = chains[chains.length - 1] ?? (v.venue ? (VENUE_CHAIN[v.venue] ?? null) : null);
   // Amount and asset: "0.5 ETH", "1,000 USDC", "$500 of ETH", "800 YES shares".
   let size = null as number | null;

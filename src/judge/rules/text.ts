@@ -59,6 +59,14 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bon\s+((?:the|our|my)\s+)?([A-Za-z][\w-]*)['’]s\s+behalf\b/gi, (_m, det: string | undefined, name: string) => `on behalf of ${det ?? ""}${name}`);
   // "Leave ETH and STRK alone" is a prohibition: "never touch ETH and STRK".
   s = s.replace(/\bleave\s+([^.;:!?]{1,80}?)\s+(?:alone|untouched|as (?:it is|they are))\b/gi, (_m, what: string) => `never touch ${what}`);
+  // "no transfers of any kind": the qualifier only stresses the prohibition.
+  s = s.replace(/,?\s+of\s+any\s+(?:kind|sort|type|description)\b|,?\s+whatsoever\b|,?\s+(?:under|in)\s+(?:any|no)\s+circumstances?\b/gi, "");
+  // "Flag anything over $10k for review" asks for a human above the figure: "anything over $10k needs review".
+  s = s.replace(/\bflag\s+([^.;:!?]{1,60}?)\s+for\s+(?:(?:a\s+)?human\s+)?(review|approval|sign[- ]?off)\b/gi, (_m, what: string, why: string) => `${what} needs ${why}`);
+  // "ETH-USD perp", "BTC-PERP": the market of one asset.
+  s = s.replace(/\b([A-Z][A-Z0-9]{1,9})-(?:USD|PERP)\b/g, "$1 perp");
+  // "(1) BTC only (2) $1k max": an enumerator in the middle of a run-on list starts a new rule.
+  s = s.replace(/([A-Za-z0-9%$])\s+\(([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1; ");
   // "(a)", "(b)", "1)" enumerators carry no meaning.
   s = s.replace(/(^|[\s:;,])\(?([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1 ");
   return s;

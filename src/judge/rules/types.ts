@@ -99,6 +99,8 @@ export type Constraint =
       subject?: string;
     })
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
+  /** "Undelegating needs my approval": any action of these kinds is held for a human. */
+  | (Base & { kind: "escalate_on"; activities: Activity[] })
   | (Base & { kind: "leverage_cap"; max: number })
   /** "Leverage above 5x needs my sign-off": a leverage setting above `above` is held for a human. */
   | (Base & { kind: "leverage_escalate"; above: number })

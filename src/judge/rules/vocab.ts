@@ -147,7 +147,7 @@ export const FILLER = new Set(
     "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites keep stay remain mode fine " +
     "sizes notionals values cross isolated spending go goes delivered routed credited actions action activities operations " +
     "ever whatsoever sending conversion conversions idle spare excess unused paywall paywalls " +
-    "kind kinds sort sorts want wants wanted hard cash management"
+    "kind kinds sort sorts want wants wanted hard cash management otherwise see debt once pair pairs small"
   ).split(/\s+/),
 );
 
@@ -156,7 +156,7 @@ export const FILLER = new Set(
  * a sentence that uses them must also give the list they stand for, or it is not understood.
  */
 export const RECIPIENT_WORDS =
-  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract|contractors?|freelancers?|providers?|clients?|customers?|grantees?|payroll|staff)\b/gi;
+  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract|contractors?|freelancers?|providers?|clients?|customers?|grantees?|payroll|staff|entries)\b/gi;
 
 /**
  * Market categories for "sports markets only": a question that names one of these words clearly belongs to the
@@ -170,6 +170,8 @@ export const TOPICS: Record<string, RegExp> = {
   crypto: /\b(?:bitcoin|btc|ethereum|eth|solana|sol|crypto(?:currency)?|token|stablecoin|etf|coinbase|binance|halving|memecoin|defi|nft)\b/i,
   economics: /\b(?:fed|fomc|interest rates?|rate (?:cut|hike)|inflation|cpi|gdp|recession|unemployment|jobs report|treasury yields?)\b/i,
   weather: /\b(?:temperature|rain|snow|hurricane|storm|weather|heat ?wave|degrees)\b/i,
+  // A price market asks where a price will be ("reach $150,000", "above $5,000"); market caps, flips and volumes are not prices.
+  price: /^(?!.*\b(?:market ?cap|mcap|flip|flippening|tvl|volume|supply|dominance|etf|approv\w*|launch\w*|listing)\b).*(?:\bprice\b|\b(?:reach|hit|touch|trade|close|above|below|over|under|dip to|fall to)\s+\$\s?\d|\ball[- ]time high\b)/i,
 };
 
 /** Words that narrow a category to the US ("US politics"). */

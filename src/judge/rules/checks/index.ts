@@ -5,7 +5,7 @@ import type { Activity, ActionView, Constraint, Finding } from "../types";
 import { checkCap, checkEscalateAbove, checkLeverage, checkSlippage } from "./amounts";
 import { checkBeneficiary, checkList } from "./lists";
 import { checkApprovalExact, checkOrderType, checkReduceOnly, checkSide } from "./orders";
-import { checkForbid, checkScope } from "./scope";
+import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -24,6 +24,11 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
       case "protective_ok":
       case "only_listed":
         break;
+      case "escalate_on": {
+        const hit = view.activities.find((a) => c.activities.includes(a));
+        if (hit) out.push({ type: "escalate", message: `This action is ${ACT_NOUN[hit]} (${view.summary}), and "${c.rule}".` });
+        break;
+      }
       case "forbid":
         out.push(...checkForbid(view, c));
         break;

@@ -4,7 +4,7 @@
  * (a small window bounded by punctuation and the neighbouring amounts), so "Max notional $2,000 per order",
  * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
  */
-import type { CapScope, Period, Quantity } from "../types";
+import type { CapScope, Constraint, Period, Quantity } from "../types";
 import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
 import { add, asSymbol, type ParseState } from "./state";
 
@@ -23,7 +23,7 @@ const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
 
 export const ESCALATE_RE =
-  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|cfo's|team's)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b/gi;
+  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|treasurer|cfo's|cfo|ceo's|ceo|finance|compliance|manager's|manager|team's|team)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b|\b(?:a\s+)?(?:human|manual|owner|my|explicit)\s+(?:sign[- ]?off|approval|review|confirmation)\s+(?:is\s+)?(?:(?:required|needed)\s+)?(?:if|when|for|on)\b(?:\s+(?:anything|any\s+(?:payment|order|transfer|trade|swap)s?|payments?|orders?|transfers?|trades?|swaps?))?/gi;
 
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
@@ -139,7 +139,7 @@ export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
     add(st, { kind: "leverage_cap", max: 1, rule });
   });
   const capLev = new RegExp(
-    String.raw`\b(?:(?:max(?:imum)?\s+)?leverage\s*[:=]?\s+(?:(?:must|should|may|can|shall)\s+(?:be\s+|stay\s+|remain\s+)?)?(?:is\s+|of\s+|capped\s+|limited\s+|limit\s+|cap\s+)?(?:(?:${CAP_WORDS})\s+)?(?:of\s+|at\s+|to\s+)?(\d+(?:\.\d+)?)\s*x?|(?:${CAP_WORDS})\s+(\d+(?:\.\d+)?)\s*x(?:\s+(?:max(?:imum)?\s+)?leverage)?|(\d+(?:\.\d+)?)\s*x\s+(?:max(?:imum)?\s+leverage|leverage\s+(?:max(?:imum)?|cap|limit)|max(?:imum)?|or less|at most|cap|leverage)|(?:max(?:imum)?|cap|limit)\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*x)\b`,
+    String.raw`\b(?:(?:max(?:imum)?\s+)?leverage\s*[:=]?\s+(?:(?:must|should|may|can|shall)\s+(?:be\s+|stay\s+|remain\s+)?)?(?:is\s+|of\s+|capped\s+|limited\s+|limit\s+|cap\s+)?(?:(?:${CAP_WORDS})\s+)?(?:of\s+|at\s+|to\s+)?(\d+(?:\.\d+)?)\s*x?(?:\s+(?:or\s+(?:less|lower|below|under)|max(?:imum)?|at most))?|(?:${CAP_WORDS})\s+(\d+(?:\.\d+)?)\s*x(?:\s+(?:max(?:imum)?\s+)?leverage)?|(\d+(?:\.\d+)?)\s*x\s+(?:max(?:imum)?\s+leverage|leverage\s+(?:max(?:imum)?|cap|limit)|max(?:imum)?|or less|at most|cap|leverage)|(?:max(?:imum)?|cap|limit)\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*x)\b`,
     "gi",
   );
   scan(c, capLev, (m) => {
@@ -162,8 +162,8 @@ export function parseSlippage(c: Clause, st: ParseState, rule: string): void {
   });
   if (figures.length === 0) return;
   scan(c, /\b(?:below|under|beneath|from|versus|vs|relative to|of)\s+(?:the\s+)?(?:expected|fair|quoted|market|oracle|current|mark|spot|context|reference)?\s*(?:value|price|prices|amount|output|quote|rate)?(?:\s+(?:at|from|using|per|based on|implied by)\s+(?:the\s+)?(?:context|market|oracle|current|mark|spot|reference)\s+(?:prices?|values?|rates?|quotes?))?/gi, () => undefined);
-  scan(c, /\b(?:max(?:imum)?|at most|no more than|not more than|up to|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of)?|under|below|within|less than|not (?:to )?exceed|must not exceed|or less|tolerance(?: of)?|set to|of)\b/gi, () => undefined);
   scan(c, /\b(?:slippage|price impact)(?:\s+tolerance)?\b/gi, () => undefined);
+  scan(c, /\b(?:max(?:imum)?|at most|no more than|not more than|up to|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of)?|under|below|within|less than|not (?:to )?exceed|must not exceed|or less|tolerance(?: of)?|set to|of)\b/gi, () => undefined);
   scan(c, minOut, () => undefined);
   add(st, { kind: "slippage_cap", bps: Math.min(...figures), rule });
 }
@@ -178,6 +178,22 @@ function periodOf(c: Clause, from: number, to: number): { period: Period; m: Reg
   return { period: "action", m: null };
 }
 
+/**
+ * "Pay up to $200 per invoice; anything larger needs CFO approval": the amount before is where a human takes
+ * over, not a hard cap. The sentence's last per-action cap becomes an escalation threshold.
+ */
+export function parseAboveThat(c: Clause, st: ParseState, sentenceStart: number): void {
+  const m = /^\s*(?:and\s+)?(?:anything|any(?:thing)?\s+(?:payment|order|transfer|amount|trade|swap|bet)s?|amounts?|payments?|orders?|transfers?)\s+(?:larger|bigger|greater|higher|more|above (?:that|this)|over (?:that|this)|beyond (?:that|this)|(?:larger|bigger|greater|higher|more) than (?:that|this))\b/i.exec(c.text);
+  const esc = m ? firstIn(c, ESCALATE_RE, m[0].length, c.text.length) : null;
+  if (!m || !esc) return;
+  const i = st.constraints.map((k, j) => (j >= sentenceStart && k.kind === "cap" && k.period === "action" ? j : -1)).filter((j) => j >= 0).pop();
+  if (i === undefined) return;
+  const cap = st.constraints[i] as Extract<Constraint, { kind: "cap" }>;
+  st.constraints[i] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: false, rule: `${cap.rule}; ${c.text.trim()}` };
+  consume(c, m.index, m.index + m[0].length);
+  take(c, esc);
+}
+
 /** Caps, budgets and escalation thresholds around every amount in the clause. */
 export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
   const before = st.constraints.length;
@@ -190,8 +206,10 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (c.used[start] || amounts.some((a) => a.start <= start && start < a.end)) continue;
     const syms = [...new Set((c.text.match(/\b[A-Za-z][A-Za-z0-9]{1,9}\b/g) ?? []).map((w) => asSymbol(w)).filter((s): s is string => !!s))];
     const v = parseNumber(bm[1]);
-    if (v === null || syms.length !== 1) continue;
-    amounts.push({ start, end: start + bm[1].length, q: { value: v, unit: syms[0] }, raw: bm[1] });
+    // "USDC or USDT ... Each payment capped at 7,500": with only dollar stablecoins in the rules, a bare figure is dollars.
+    const unit = syms.length === 1 ? syms[0] : syms.length === 0 && st.stableOnly ? "USD" : null;
+    if (v === null || !unit) continue;
+    amounts.push({ start, end: start + bm[1].length, q: { value: v, unit }, raw: bm[1] });
   }
   amounts.sort((a, b) => a.start - b.start);
   const escalateAll = firstIn(c, ESCALATE_RE, 0, c.text.length);
@@ -251,7 +269,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     }
     const subjectM = SUBJECT_RE.exec(scopeText);
     let subject = subjectM ? subjectM[1].toLowerCase() : undefined;
-    if (subject && /position|stak|delegat/.test(subject) && period === "action") period = "total";
+    // "Keep positions under $10k" bounds the resulting position; "max position size per order" bounds each order.
+    const perOrder = /\b(?:per|each|every|any single|a single)\s+(?:order|trade|entry)\b/i.test(c.text);
+    if (subject && /position|stak|delegat/.test(subject) && period === "action" && !(perOrder && /position/.test(subject))) period = "total";
     if (period === "day" || period === "week" || period === "month") subject = subject ?? "spent";
     const sideIn = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     const strict = STRICT.test(capWord) && !/\bat or\b/i.test(capWord);

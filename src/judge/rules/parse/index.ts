@@ -7,8 +7,8 @@
 import type { Activity, Constraint } from "../types";
 import { makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
 import { RECIPIENT_WORDS, ROLE_NOUNS } from "../vocab";
-import { parseAmounts, parseLeverage, parseSlippage } from "./amounts";
-import { parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
+import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
+import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
@@ -37,7 +37,7 @@ function labelPrefixEnd(text: string): number {
     if (!LABEL_DANGER.test(labelText(prefix)) && prefix.trim().split(/\s+/).length <= 12) return colon + 1;
   }
   {
-    const words = labelText(text).trim().split(/\s+/);
+    const words = labelText(text).trim().split(/\s+/).map((w) => w.replace(/[^\w-]+$/, ""));
     if (words.length <= 8 && words.some((w) => ROLE_NOUNS.has(w.toLowerCase())) && !LABEL_DANGER.test(labelText(text))) return text.length;
   }
   return -1;
@@ -52,12 +52,19 @@ function shorten(q: string, max = 160): string {
 
 /** "YES or NO shares": outcomes of a prediction market ("NO" here is not a negation). */
 function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
+  if (!st.prediction) return;
   scan(c, /\b(yes|no)(?:\s*(?:or|and|\/)\s*(yes|no))?\s+(?:shares?|outcomes?|tokens?|side|positions?|bets?)\b|\b(?:either|both|any)\s+outcomes?\b/gi, (m) => {
+    // "No token approvals": a prohibition, not the NO outcome.
+    if (m[1] && !m[2] && /^no\s+tokens?/i.test(m[0])) return false;
     if (m[1] && !m[2]) add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
+  });
+  // "Only bet YES", "only buy NO": one outcome.
+  scan(c, /(?<=\bonly\s+(?:bet|buy|back|take)\s+(?:on\s+)?(?:the\s+)?)(yes|no)\b(?!\s+(?:more|larger|bigger|greater|higher|than))/gi, (m) => {
+    add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
   });
 }
 
-function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[]): Activity[] {
+function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number): Activity[] {
   if (first) {
     const end = labelPrefixEnd(c.text);
     if (end > 0) parseLabel(c, st, end, rule);
@@ -70,9 +77,12 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseProtective(c, st, rule);
   parseReduceOnly(c, st, rule);
   parseOrderType(c, st, rule, sentence);
+  // "anything larger needs approval" looks back at this sentence and the one before it.
+  parseAboveThat(c, st, capsFrom);
   parseAmounts(c, st, rule);
   parseOutcomes(c, st, rule);
   const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
+  if (!capClause) parseEscalateOn(c, st, rule);
   if (parseExhaustive(c, st, rule)) return [];
   parseExcept(c, st, rule);
   let negative = false;
@@ -107,6 +117,7 @@ function parseUncached(intent: string): ParsedIntent {
   // On prediction markets a "stake" is the amount bet, not staking.
   const text = st.prediction && !/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent;
   const sentences = splitSentences(protect(text, refs));
+  let prevStart = 0;
   for (const s of sentences) {
     const rule = restore(s, refs);
     const clauses = splitClauses(s).map((t) => makeClause(t, rule, refs));
@@ -116,7 +127,7 @@ function parseUncached(intent: string): ParsedIntent {
       // Quote the clause, not the whole sentence, and leave a leading label ("Research agent:") out of it.
       const labelEnd = i === 0 ? labelPrefixEnd(c.text) : -1;
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
-      const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit);
+      const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart);
       if (acts.length) inherit = acts;
     });
     // "pay contributors ..., only to addresses in context.contributors": the noun is explained by the list.
@@ -124,6 +135,7 @@ function parseUncached(intent: string): ParsedIntent {
       for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
     const left = uniq(clauses.flatMap((c) => unexplained(c).map((w) => restore(w, refs))));
     if (left.length) st.unknown.push(`Not understood: "${rule}" (unrecognised: ${left.slice(0, 6).join(", ")}).`);
+    prevStart = before;
   }
   for (const r of st.reinforce) {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));

@@ -8,6 +8,7 @@ import type { Activity, Constraint, ListDim } from "../types";
 import { consume, scan, unexplained, type Clause } from "../text";
 import { takeItems, type Items } from "./items";
 import { routeAssets } from "./routes";
+import { ESCALATE_RE } from "./amounts";
 import { add, uniq, type ParseState } from "./state";
 
 export const NEG_RE =
@@ -61,6 +62,21 @@ function findVerbs(c: Clause): Verb[] {
   return out;
 }
 
+/** "Undelegating needs my approval", "withdrawals require sign-off": the activity is held for a human. */
+export function parseEscalateOn(c: Clause, st: ParseState, rule: string): void {
+  const esc = new RegExp(ESCALATE_RE.source, "i").exec(c.text);
+  if (!esc || c.used[esc.index]) return;
+  const saved = c.used.slice();
+  const verbs = findVerbs(c).filter((v) => v.pos.length > 0);
+  const acts = uniq(verbs.flatMap((v) => v.pos)).filter((a) => a !== "cancel");
+  if (acts.length === 0) {
+    c.used = saved;
+    return;
+  }
+  add(st, { kind: "escalate_on", activities: acts, rule });
+  consume(c, esc.index, esc.index + esc[0].length);
+}
+
 /** Topic lists for prediction markets: "US politics markets only", "bet only on NBA Finals 2026 markets". */
 function takeTopic(c: Clause, st: ParseState): string[] {
   if (!st.prediction) return [];
@@ -70,7 +86,7 @@ function takeTopic(c: Clause, st: ParseState): string[] {
     let start = m.index;
     while (start > 0 && !c.used[start - 1] && !/[,;:()]/.test(c.text[start - 1])) start--;
     const words = c.text.slice(start, m.index).split(/\s+/).filter(Boolean);
-    while (words.length && /^(only|on|in|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|markets?)$/i.test(words[0])) words.shift();
+    while (words.length && /^(only|on|in|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|markets?|allowed|permitted|approved|eligible|whitelisted|allowlisted)$/i.test(words[0])) words.shift();
     if (words.length === 0 || words.length > 6 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
     topics.push(words.join(" "));
     consume(c, start, m.index);
@@ -173,7 +189,7 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const it = takeItems(c, st, "rule");
   if (route) it.assets = it.assets.filter((a) => !route.includes(a));
   const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c);
-  const topics = it.markets.length ? [] : takeTopic(c, st);
+  const topics = it.markets.length || it.otherRefs.some((r) => /market|question|event/i.test(r)) ? [] : takeTopic(c, st);
   scan(c, /\b(?:only|exclusively|solely|just|allowed|permitted|whitelisted|allowlisted|restricted to|limited to|stick to|nothing (?:else|other than|but))\b:?/gi, () => undefined);
   // "in two markets: 'A' and 'B'": the count introduces the list that follows.
   scan(c, /\b(?:two|three|four|five|six|several|a few|the following|these|both)(?=\s+(?:[a-z-]+\s+)?(?:markets?|tokens?|assets?|coins?|address(?:es)?|wallets?|hosts?|domains?|venues?|chains?|recipients?|vendors?)\s*:)/gi, () => undefined);

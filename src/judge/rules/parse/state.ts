@@ -2,7 +2,7 @@
  * State the sentence recognisers share while one intent is parsed, plus small word helpers.
  */
 import type { Activity, Constraint } from "../types";
-import { KNOWN_TOKENS, NOT_TOKENS, VENUES } from "../vocab";
+import { KNOWN_TOKENS, NOT_TOKENS, USD_STABLES, VENUES } from "../vocab";
 
 export interface ParseState {
   constraints: Constraint[];
@@ -17,6 +17,8 @@ export interface ParseState {
   reinforce: Array<{ dim: string; rule: string }>;
   /** Activities suggested by a leading label ("Polymarket bets:", "staking bot"), used when no sentence permits any. */
   labelPermits: Activity[];
+  /** Every token the intent names is a dollar stablecoin (so a bare "capped at 7,500" is dollars). */
+  stableOnly: boolean;
 }
 
 export function newState(intent: string): ParseState {
@@ -28,7 +30,13 @@ export function newState(intent: string): ParseState {
     prediction: /polymarket|\bbets?\b|\bwagers?\b|prediction market|kalshi/i.test(intent),
     labelPermits: [],
     reinforce: [],
+    stableOnly: stablesOnly(intent),
   };
+}
+
+function stablesOnly(intent: string): boolean {
+  const syms = (intent.replace(/\b0x[0-9a-fA-F]+\b|https?:\/\/\S+/g, " ").match(/\b[A-Za-z][A-Za-z0-9]{1,9}\b/g) ?? []).map((w) => asSymbol(w)).filter((s): s is string => !!s);
+  return syms.length > 0 && syms.every((s) => USD_STABLES.has(s));
 }
 
 export function add(st: ParseState, c: Constraint): void {

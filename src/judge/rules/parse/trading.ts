@@ -11,14 +11,14 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
   scan(
     c,
     new RegExp(
-      String.raw`\blong[- ]only\b|\bonly\s+(?:ever\s+)?(?:go\s+|open\s+|take\s+|trade\s+|be\s+|stay\s+|hold\s+|run\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:ever\s+)?(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+|hold\s+)?(?:an?\s+|any\s+)?(?:new\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
+      String.raw`\blong[- ]only\b|\blongs?\s+only\b|\bonly\s+(?:ever\s+)?(?:go\s+|open\s+|take\s+|trade\s+|be\s+|stay\s+|hold\s+|run\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:ever\s+)?(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+|hold\s+)?(?:an?\s+|any\s+)?(?:new\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
       "gi",
     ),
     () => add(st, { kind: "side", allowed: "long", rule }),
   );
   scan(
     c,
-    new RegExp(String.raw`\bshort[- ]only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
+    new RegExp(String.raw`\bshort[- ]only\b|\bshorts?\s+only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
     () => add(st, { kind: "side", allowed: "short", rule }),
   );
   // "Never sell", "selling is not allowed", "buy-only": one side of the book only.
@@ -57,7 +57,7 @@ export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
   scan(
     c,
     new RegExp(
-      String.raw`\bonly\s+(?:place\s+|send\s+|use\s+)?reduce[- ]only(?:\s+orders?)?\b|\b(?:all\s+|every\s+|each\s+)?orders?\s+(?:must|should|shall)\s+be\s+reduce[- ]only\b|\breduce[- ]only\s+(?:orders?\s+)?only\b|\bonly\s+(?:close|reduce|exit|trim|unwind|de-?risk)(?:\s+(?:or|and|\/)\s+(?:close|reduce|exit|trim))?\s+(?:existing\s+|open\s+|current\s+)?(?:positions?|exposure)\b|\bclose[- ]only\b|\b${NEG}\s+(?:open(?:ing)?|add(?:ing)?\s+to|increas(?:e|ing)|enter(?:ing)?)\s+(?:any\s+)?(?:new\s+)?(?:positions?|exposure|trades?)\b|\bno\s+new\s+(?:positions|exposure|entries|trades)\b`,
+      String.raw`\bonly\s+(?:place\s+|send\s+|use\s+)?reduce[- ]only(?:\s+orders?)?\b|\b(?:all\s+|every\s+|each\s+)?orders?\s+(?:must|should|shall)\s+be\s+reduce[- ]only\b|\breduce[- ]only\s+(?:orders?\s+)?only\b|\bonly\s+(?:close|reduce|exit|trim|unwind|de-?risk)(?:\s+(?:or|and|\/)\s+(?:close|reduce|exit|trim))?\s+(?:existing\s+|open\s+|current\s+)?(?:positions?|exposure)\b|\bclose[- ]only\b|\b${NEG}\s+(?:open(?:ing)?|add(?:ing)?\s+to|increas(?:e|ing)|enter(?:ing)?)\s+(?:any\s+)?(?:new\s+)?(?:positions?|exposure|trades?)\b|\b${NEG}\s+(?:open(?:ing)?|enter(?:ing)?|start(?:ing)?)\s+anything\s+new\b|\bno\s+new\s+(?:positions|exposure|entries|trades)\b`,
       "gi",
     ),
     () => add(st, { kind: "reduce_only", appliesTo: "all", rule }),
@@ -101,7 +101,11 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
 
 /** "No unlimited approvals", "approvals only for the exact amount (of the pending swap)". */
 export function parseApprovalShape(c: Clause, st: ParseState, rule: string): void {
-  if (!/approv|allowance/i.test(c.text)) return;
+  if (!/approv|allowance/i.test(c.sentence)) return;
+  // "Approvals must be exact": for the exact amount of the swap they serve.
+  scan(c, /\b(?:approvals?|allowances?)\s+(?:must|should|have to|has to|need to|needs to)\s+(?:always\s+)?be\s+(?:for\s+)?(?:the\s+)?exact(?:\s+amounts?)?\b/gi, () =>
+    add(st, { kind: "approval_exact", exact: true, rule }),
+  );
   scan(
     c,
     new RegExp(
