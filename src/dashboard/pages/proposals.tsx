@@ -53,7 +53,7 @@ export function ProposalCard(p: { r: ProposalFull; wallet?: Wallet; csrf: string
           <ChangeList changes={sim.changes} />
           <p class="help">
             Simulation: {sim.status}
-            {sim.declared ? " (the chain could not simulate; these are the declared effects)" : ""}. Out {usd(sim.totalUsdOut)}, in {usd(sim.totalUsdIn)}.
+            {sim.declared ? " (declared effects: what the payment moves, checked against the wallet's balance, not a full chain simulation)" : ""}. Out {usd(sim.totalUsdOut)}, in {usd(sim.totalUsdIn)}.
             {sim.error ? ` ${sim.error}` : ""}
           </p>
           {sim.warnings.map((w) => (
