@@ -256,7 +256,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     }
     if (inherited && scope === "any") scope = inherited.scope;
     // "Isolated margin top-ups are fine, up to $1k each": the cap counts margin changes, not orders.
-    if (scope === "any" && /\bmargin\b/i.test(c.text) && !/\b(?:orders?|trades?|positions?|notional)\b/i.test(c.text)) scope = "margin";
+    const marginMove = /\bmargin\s+(?:top[- ]?ups?|additions?|adjustments?|changes?|transfers?)\b|\b(?:add(?:ing)?|top(?:ping)?[- ]up|remov(?:e|ing))\s+(?:\w+\s+)?margin\b/i;
+    if (scope === "any" && marginMove.test(c.text) && !/\b(?:orders?|trades?|positions?|notional|usage|used|exposure)\b/i.test(c.text)) scope = "margin";
     const sideInEarly = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     // "Max 2 WETH or 7,000 USDC in per swap": the pair shares the period/scope written after the second amount.
     if (pairedWithPrev) {
