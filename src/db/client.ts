@@ -1,9 +1,11 @@
 import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
 import { PGliteDialect } from "./pglite-dialect";
 import { startPGliteWorker } from "./pglite-worker";
+import { initPGliteDataDir } from "./pglite-init";
 
 export type Database = Kysely<DB>;
 
@@ -39,7 +41,10 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
-  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  if (opts.dataDir) {
+    mkdirSync(path.dirname(opts.dataDir), { recursive: true });
+    await initPGliteDataDir(opts.dataDir);
+  }
   if (opts.pgliteWorker) {
     const db = new Kysely<DB>({ dialect: new PGliteDialect(await startPGliteWorker(opts.dataDir ?? null)) });
     return { db, kind: "pglite", close: () => db.destroy() };

@@ -17,7 +17,10 @@ import { executeProposal } from "./execute";
 import { checkDailyCap, checkLimits } from "./limits-check";
 import type { ProposalResult } from "./present";
 import { result, simulateEvmProposal } from "./propose";
-import { findProposal, lockProposal, reservedInWindow, transition } from "./repo";
+import { findProposal, lockProposal, reservedInWindow, transition, type ProposalRow } from "./repo";
+import type { Transaction } from "kysely";
+import type { DB } from "../db/schema";
+import type { SimulationReport } from "../chains/evm/simulate";
 import { ownerActionable, type ProposalStatus } from "./state";
 import type { ProposalsDeps } from "./types";
 
@@ -29,6 +32,30 @@ export interface OwnerScope {
 function actionable(row: { status: string; approval_expires_at: Date | null }, now: Date) {
   const a = ownerActionable(row.status as ProposalStatus, row.approval_expires_at, now);
   if (!a.ok) throw invalidState(a.why);
+}
+
+/**
+ * The re-checks every confirmation makes under the wallet and proposal locks, whoever signs afterwards
+ * (the custodian here, the owner's browser wallet in wallets/custody/embedded-confirm.ts): the fresh
+ * simulation must not revert, the limits and the rolling cap must still pass. A failure moves the proposal to
+ * `blocked` with the reason and returns false.
+ */
+export async function recheckAtConfirmation(
+  tx: Transaction<DB>,
+  p: ProposalRow,
+  c: { sim: SimulationReport; limits: ReturnType<typeof limitsFromRow>; lim: ReturnType<typeof checkLimits>; block?: string },
+  now: Date,
+): Promise<boolean> {
+  let reason: string | null = c.block ?? null;
+  if (!reason && c.sim.status === "reverted") reason = `the simulation at confirmation reverts (${c.sim.error}): a transaction that reverts is never sent`;
+  if (!reason && !c.lim.ok) reason = `${c.lim.reason} (re-checked at confirmation)`;
+  if (!reason) {
+    const cap = checkDailyCap(c.limits, await reservedInWindow(tx, p.wallet_id, now, p.id), c.lim.exposureUsd);
+    if (cap) reason = `${cap} (re-checked at confirmation)`;
+  }
+  if (!reason) return true;
+  await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning: reason, simulation: JSON.stringify(c.sim) });
+  return false;
 }
 
 export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, txId: string): Promise<ProposalResult> {
@@ -61,15 +88,7 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
     const p = await lockProposal(tx, row.id);
     const now = clock.now();
     actionable(p, now);
-    const block = async (reasoning: string) => {
-      await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning, simulation: JSON.stringify(sim) });
-      return "blocked" as const;
-    };
-    if (fresh.block) return block(fresh.block);
-    if (sim.status === "reverted") return block(`the simulation at confirmation reverts (${sim.error}): a transaction that reverts is never sent`);
-    if (!lim.ok) return block(`${lim.reason} (re-checked at confirmation)`);
-    const cap = checkDailyCap(limits, await reservedInWindow(tx, p.wallet_id, now, p.id), lim.exposureUsd);
-    if (cap) return block(`${cap} (re-checked at confirmation)`);
+    if (!(await recheckAtConfirmation(tx, p, { sim, limits, lim, block: fresh.block }, now))) return "blocked" as const;
     await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, updated_at: now }).where("id", "=", p.id).execute();
     return "execute" as const;
   });

@@ -35,7 +35,7 @@ import { executeProposal } from "./execute";
 import { proposalContext, proposalFacts } from "./facts";
 import { checkDailyCap, checkLimits } from "./limits-check";
 import { proposalResult, type ProposalResult } from "./present";
-import { findProposal, reservedInWindow, transition } from "./repo";
+import { findProposal, newProposalRow, reservedInWindow, transition } from "./repo";
 import { cutNote, type ProposeRequest } from "./schemas";
 import { decide } from "./state";
 import type { ProposalsDeps } from "./types";
@@ -96,35 +96,27 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     const blockReason = lim.reason ?? checkDailyCap(limits, spent, lim.exposureUsd);
     await tx
       .insertInto("proposals")
-      .values({
-        id,
-        account_id: principal.accountId,
-        wallet_id: wallet.id,
-        origin: "agent",
-        kind: built.kind,
-        status: blockReason ? "blocked" : "verifying",
-        input: JSON.stringify(req.input),
-        note,
-        summary: built.summary,
-        payload: JSON.stringify(built.payload),
-        request_hash: built.requestHash,
-        simulation: JSON.stringify(simulation),
-        verdict: blockReason ? "BLOCK" : null,
-        reasoning: blockReason,
-        scan_id: null,
-        credits_remaining: null,
-        proof: null,
-        reserved_usd: blockReason ? 0 : lim.exposureUsd,
-        cap_at: now,
-        approval_expires_at: null,
-        nonce: null,
-        signed_tx: null,
-        tx_hash: null,
-        signed_at: null,
-        error: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(
+        newProposalRow({
+          id,
+          account_id: principal.accountId,
+          wallet_id: wallet.id,
+          origin: "agent",
+          kind: built.kind,
+          status: blockReason ? "blocked" : "verifying",
+          input: JSON.stringify(req.input),
+          note,
+          summary: built.summary,
+          payload: JSON.stringify(built.payload),
+          request_hash: built.requestHash,
+          simulation: JSON.stringify(simulation),
+          verdict: blockReason ? "BLOCK" : null,
+          reasoning: blockReason,
+          reserved_usd: blockReason ? 0 : lim.exposureUsd,
+          cap_at: now,
+          now,
+        }),
+      )
       .execute();
     await o.onRecorded?.(tx, id);
     return { spent, blocked: blockReason !== null };

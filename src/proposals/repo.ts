@@ -3,7 +3,7 @@
  * change. Every status write names the status it expects (`WHERE status = from`), so two writers racing
  * (a sweep and a confirm, two processes reconciling) cannot both move one proposal.
  */
-import { sql, type Selectable, type Transaction } from "kysely";
+import { sql, type Insertable, type Selectable, type Transaction } from "kysely";
 import type { DB, ProposalsTable } from "../db/schema";
 import type { Executor } from "../wallets/repo";
 import { assertTransition, type ProposalStatus } from "./state";
@@ -12,6 +12,29 @@ import { proposalNotFound } from "./errors";
 export type ProposalRow = Selectable<ProposalsTable>;
 
 export const DAY_MS = 24 * 3600 * 1000;
+
+/** What a new proposal row must say; the judge, approval and execution columns start empty. */
+export type NewProposal = Pick<
+  Insertable<ProposalsTable>,
+  "id" | "account_id" | "wallet_id" | "origin" | "kind" | "status" | "input" | "note" | "summary" | "payload" | "request_hash" | "simulation" | "verdict" | "reasoning" | "reserved_usd" | "cap_at"
+> & { now: Date };
+
+export function newProposalRow({ now, ...fields }: NewProposal): Insertable<ProposalsTable> {
+  return {
+    ...fields,
+    scan_id: null,
+    credits_remaining: null,
+    proof: null,
+    approval_expires_at: null,
+    nonce: null,
+    signed_tx: null,
+    tx_hash: null,
+    signed_at: null,
+    error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 export async function findProposal(ex: Executor, accountId: string | null, id: string): Promise<ProposalRow> {
   let q = ex.selectFrom("proposals").selectAll().where("id", "=", id.trim());

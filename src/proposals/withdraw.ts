@@ -10,6 +10,7 @@ import { ServiceError } from "../lib/errors";
 import { prefixedId } from "../lib/ids";
 import { simulateEvm } from "../chains/evm/simulate";
 import { findWallet, findWalletById } from "../wallets/repo";
+import { newProposalRow } from "./repo";
 import { requestHashOf, simulationTxOf, transferPayload } from "./build";
 import { executeProposal } from "./execute";
 import type { ProposalResult } from "./present";
@@ -37,35 +38,27 @@ export async function withdraw(deps: ProposalsDeps, scope: OwnerScope, walletRef
   const reverted = sim.status === "reverted";
   await db
     .insertInto("proposals")
-    .values({
-      id,
-      account_id: wallet.account_id,
-      wallet_id: wallet.id,
-      origin: "owner",
-      kind: "withdrawal",
-      status: reverted ? "blocked" : "verifying",
-      input: JSON.stringify({ kind: "withdrawal", ...req }),
-      note: null,
-      summary: `owner withdrawal: ${built.summary}`,
-      payload: JSON.stringify(built.payload),
-      request_hash: requestHashOf(built.payload),
-      simulation: JSON.stringify(sim),
-      verdict: null,
-      reasoning: reverted ? `the simulation reverts (${sim.error}): a transaction that reverts is never sent` : "owner withdrawal: the mandate and the agent's limits do not apply",
-      scan_id: null,
-      credits_remaining: null,
-      proof: null,
-      reserved_usd: 0,
-      cap_at: now,
-      approval_expires_at: null,
-      nonce: null,
-      signed_tx: null,
-      tx_hash: null,
-      signed_at: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(
+      newProposalRow({
+        id,
+        account_id: wallet.account_id,
+        wallet_id: wallet.id,
+        origin: "owner",
+        kind: "withdrawal",
+        status: reverted ? "blocked" : "verifying",
+        input: JSON.stringify({ kind: "withdrawal", ...req }),
+        note: null,
+        summary: `owner withdrawal: ${built.summary}`,
+        payload: JSON.stringify(built.payload),
+        request_hash: requestHashOf(built.payload),
+        simulation: JSON.stringify(sim),
+        verdict: null,
+        reasoning: reverted ? `the simulation reverts (${sim.error}): a transaction that reverts is never sent` : "owner withdrawal: the mandate and the agent's limits do not apply",
+        reserved_usd: 0,
+        cap_at: now,
+        now,
+      }),
+    )
     .execute();
   deps.logger.info({ proposalId: id, walletId: wallet.id, asset: req.asset, amount: req.amount, to: req.to }, "owner withdrawal recorded");
   if (!reverted) await executeProposal(deps, id, "verifying");

@@ -23,25 +23,25 @@ export type VerifyRequest = z.infer<typeof VerifyRequest>;
 
 export const Verdict = z.enum(["ALLOW", "BLOCK", "ESCALATE"]).nullable();
 
-export const ProofPost = z.object({
+/** Receipt fields common to every view of a proof (SPEC 2.2). */
+const ProofCore = z.object({
   transcriptRoot: z.string(),
   outputHash: z.string(),
   signature: z.string(),
   judge: z.string(),
   attested: z.boolean(),
   anchorTx: z.string().nullable(),
+});
+
+/** The POST response and escrow results carry `anchorVerified` and links. */
+export const ProofPost = ProofCore.extend({
   anchorVerified: z.boolean(),
   transcriptUri: z.string(),
   explorerTx: z.string().nullable(),
 });
 
-export const ProofGet = z.object({
-  transcriptRoot: z.string(),
-  outputHash: z.string(),
-  signature: z.string(),
-  judge: z.string(),
-  attested: z.boolean(),
-  anchorTx: z.string().nullable(),
+/** The HTTP GET carries `anchorStatus` in place of `anchorVerified`, and no links. */
+export const ProofGet = ProofCore.extend({
   anchorStatus: z.enum(["verified", "pending", "skipped"]),
 });
 

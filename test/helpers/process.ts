@@ -1,19 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { getFreePort } from "../../src/sandbox/anvil";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port (the sandbox's helper; one implementation for service, chain and test servers). */
+export const freePort = (): Promise<number> => getFreePort("127.0.0.1");
 
 export interface ServiceProcess {
   child: ChildProcess;

@@ -44,6 +44,18 @@ export function protect(raw: string, refs: Refs): string {
   let s = raw.replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   s = s.replace(/\s*<->\s*|\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
+  // "1. Permitted instruments: ..." at the start of a line: an enumerator, not a quantity.
+  s = s.replace(/(^|\n)[ \t]*\d{1,2}[.)][ \t]+(?=[A-Za-z])/g, "$1");
+  // "USD 4,000" is "$4,000" (only the bare currency code, never a token such as USDC).
+  s = s.replace(/\bUSD\s+(?=\d)/g, "$");
+  // "min out no worse than 1% below": "at most 1% below".
+  s = s.replace(/\b(?:no|not)\s+worse\s+than\b/gi, "at most");
+  // Chat spelling: "u can" is "you can".
+  s = s.replace(/\bu\s+(?=(?:can|may|must|should|cannot|can't|are|will)\b)/gi, "you ");
+  // "Prohibited: A; B; C." - every item of the list is prohibited, not only the first.
+  s = s.replace(/\b(prohibited|forbidden|not allowed|not permitted|disallowed|banned)\s*:([^.\n]*)/gi, (_m, head: string, body: string) =>
+    `${head}:${body.replace(/;\s*/g, `; ${head}: `)}`,
+  );
   s = s.replace(/https?:\/\/([^\s/)"',;]+)[^\s)"',;]*/gi, (_m, host: string) => hold(refs.hosts, "h", host.toLowerCase()));
   s = s.replace(/\bcontext\.[A-Za-z_][\w.]*[A-Za-z0-9_]/g, (m) => hold(refs.ctx, "c", m));
   // Quoted names: an opening quote after a boundary, a closing quote before one. Apostrophes inside words stay.

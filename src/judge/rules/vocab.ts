@@ -26,7 +26,8 @@ export const NOT_TOKENS = new Set(
     "api gtc gtd ioc alo fok fak tp sl fomc nba nfl nhl mlb ufc fifa us usa uk eu ai dex cex nft etf ok id v1 v2 v3 v4 " +
     "l1 l2 evm spl erc kyc pnl ceo cfo cto twap vwap mev dao apy apr tvl utc am pm est et pst pt usd bps ath " +
     "yes no or and the of to in on at a an i my we our tx url http https json eip chainid gmt cet it is be ok " +
-    "amm lp rpc sdk mcp safe dca mev rfq otc max min per fed sec cpi gdp btc_perp perp perps"
+    "amm lp rpc sdk mcp safe dca mev rfq otc max min per fed sec cpi gdp btc_perp perp perps " +
+    "memo re fyi attn llc ltd inc buy sell"
   ).split(" "),
 );
 
@@ -147,7 +148,8 @@ export const FILLER = new Set(
     "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites keep stay remain mode fine " +
     "sizes notionals values cross isolated spending go goes delivered routed credited actions action activities operations " +
     "ever whatsoever sending conversion conversions idle spare excess unused paywall paywalls " +
-    "kind kinds sort sorts want wants wanted hard cash management otherwise see debt once pair pairs small"
+    "kind kinds sort sorts want wants wanted hard cash management otherwise see debt once pair pairs small " +
+    "instrument instruments pls plz please thanks thank thx spl erc20 erc-20"
   ).split(/\s+/),
 );
 
@@ -156,7 +158,7 @@ export const FILLER = new Set(
  * a sentence that uses them must also give the list they stand for, or it is not understood.
  */
 export const RECIPIENT_WORDS =
-  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract|contractors?|freelancers?|providers?|clients?|customers?|grantees?|payroll|staff|entries)\b/gi;
+  /\b(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|validators?|listed|whitelisted|allowlisted|approved|known|these|following|exchange|deposit|cold|hot|treasury|vault|safe|multisig|main|primary|team|company|spender|router|contract|contractors?|freelancers?|providers?|clients?|customers?|grantees?|payroll|staff|entries|receivers?)\b/gi;
 
 /**
  * Market categories for "sports markets only": a question that names one of these words clearly belongs to the
@@ -179,7 +181,7 @@ export const US_WORDS = /\b(?:us|u\.s\.|united states|american?|president(?:ial)
 
 /** The leading label of an intent ("Treasury agent.", "Polymarket bets:") ends with one of these nouns. */
 export const ROLE_NOUNS = new Set(
-  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy bets trading payouts operator manager keeper service bettor lender borrower payer buyer seller client consumer market-maker allocator rebalancer payroll".split(
+  "agent bot wallet account vault treasury desk fund strategy trader assistant mandate policy bets trading payouts operator manager keeper service bettor lender borrower payer buyer seller client consumer market-maker allocator rebalancer payroll helper".split(
     " ",
   ),
 );

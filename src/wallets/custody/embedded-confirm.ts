@@ -25,10 +25,11 @@ import { lockWallet } from "../repo";
 import { requestHashOf, type EvmPayload } from "../../proposals/build";
 import { invalidState } from "../../proposals/errors";
 import { settleFromReceipt, waitForReceipt } from "../../proposals/execute";
-import { checkDailyCap, checkLimits } from "../../proposals/limits-check";
+import { checkLimits } from "../../proposals/limits-check";
 import type { ProposalResult } from "../../proposals/present";
 import { result, simulateEvmProposal } from "../../proposals/propose";
-import { findProposal, lockProposal, reservedInWindow, transition } from "../../proposals/repo";
+import { recheckAtConfirmation } from "../../proposals/owner";
+import { findProposal, lockProposal, transition } from "../../proposals/repo";
 import { ownerActionable, type ProposalStatus } from "../../proposals/state";
 import type { ProposalsDeps } from "../../proposals/types";
 
@@ -81,14 +82,7 @@ export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, tx
     const p = await lockProposal(tx, row.id);
     const now = clock.now();
     actionable(p, now);
-    const block = async (reasoning: string) => {
-      await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning, simulation: JSON.stringify(sim) });
-      return null;
-    };
-    if (sim.status === "reverted") return block(`the simulation at confirmation reverts (${sim.error}): a transaction that reverts is never sent`);
-    if (!lim.ok) return block(`${lim.reason} (re-checked at confirmation)`);
-    const cap = checkDailyCap(limits, await reservedInWindow(tx, p.wallet_id, now, p.id), lim.exposureUsd);
-    if (cap) return block(`${cap} (re-checked at confirmation)`);
+    if (!(await recheckAtConfirmation(tx, p, { sim, limits, lim }, now))) return null;
     const until = new Date(Math.max(p.approval_expires_at?.getTime() ?? 0, now.getTime() + SIGNING_WINDOW_MS));
     await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, approval_expires_at: until, updated_at: now }).where("id", "=", p.id).execute();
     await tx

@@ -6,10 +6,10 @@
  */
 import type { Activity, Constraint } from "../types";
 import { makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
-import { RECIPIENT_WORDS, ROLE_NOUNS } from "../vocab";
+import { CHAINS, RECIPIENT_WORDS, ROLE_NOUNS, VENUES } from "../vocab";
 import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
-import { add, newState, uniq, type ParseState } from "./state";
+import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
 
@@ -28,7 +28,33 @@ const LABEL_DANGER =
   /\b(?:never|not|no|none|nothing|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?|approvals?|withdrawals?|transfers?|swaps?|orders?|trades?|leverage|slippage|recipients?|hosts?|domains?|assets?|tokens?|markets?|fees?|spend(?:ing)?|exposure|positions?)\b|\$|%|(?<![\w§])\d/i;
 
 /** Placeholders and a chain id in parentheses ("(chain 8453)") carry no rule words. */
-const labelText = (t: string): string => t.replace(/§[a-z]\d+/g, " ").replace(/\(\s*(?:chain\s?id|chain|eip155)\s*[:=]?\s*\d{1,7}\s*\)/gi, " ");
+const labelText = (t: string): string =>
+  t
+    .replace(/§[a-z]\d+/g, " ")
+    .replace(/\(\s*(?:chain\s?id|chain|eip155)\s*[:=]?\s*\d{1,7}\s*\)/gi, " ")
+    // A document id ("Policy AAVE-03", "MEMO RC-2026-14") is a name, not a quantity.
+    .replace(/\b[A-Za-z]{2,}(?:-\d+)+\b/g, " ")
+    // "x402 spend policy", "spending policy": the title of a policy, not a spending rule.
+    .replace(/\bspend(?:ing)?\s+(?=(?:policy|rules|mandate)\b)/gi, " ");
+
+/**
+ * Preamble: a memo header ("MEMO - Risk & Compliance", "Re: mandate for ...", "Policy AAVE-03 (Treasury Ops)"), a
+ * greeting or a description of the agent or owner ("this bot rebalances our treasury on base", "Its purpose is to
+ * ...", "I'm a hobbyist"), or a bare venue name ("hl."). It is read as a label (its venue and chain narrow the scope)
+ * only when it carries no rule word at all (LABEL_DANGER: negations, only/except, conditions, modals, quantities),
+ * names no token and holds no address.
+ */
+const PREAMBLE_START =
+  /^(?:(?:memo(?:randum)?|re|subject|fyi|attn|from)\b\s*[:-]?|policy\s+[A-Za-z]{2,}(?:-\d+)+\b|(?:(?:hello|hi|hey|dear\s+\w+)\b[\s,!]*)?(?:so\s+|ok\s+|okay\s+)?(?:(?:this|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:agent|bot|assistant|helper|service|keeper|system)\s+(?:is|acts|works|runs|helps|handles|manages|rebalances|looks after)\b|(?:its|the)\s+(?:purpose|job|role|goal|task|mission)\s+is\b|(?:i'm|i am|we're|we are)\s+(?:a|an|the)\b))/i;
+
+function isPreamble(s: string): boolean {
+  const text = labelText(s);
+  if (/§a\d/.test(s) || LABEL_DANGER.test(text)) return false;
+  const words = text.match(/[A-Za-z][\w'-]*/g) ?? [];
+  if (words.some((w) => asSymbol(w) !== null && !(w.toLowerCase() in VENUES))) return false;
+  if (words.length > 0 && words.length <= 3 && words.every((w) => w.toLowerCase() in VENUES || w.toLowerCase() in CHAINS)) return true;
+  return PREAMBLE_START.test(s.trim());
+}
 
 function labelPrefixEnd(text: string): number {
   const colon = text.indexOf(":");
@@ -120,6 +146,11 @@ function parseUncached(intent: string): ParsedIntent {
   let prevStart = 0;
   for (const s of sentences) {
     const rule = restore(s, refs);
+    if (isPreamble(s)) {
+      prevStart = st.constraints.length;
+      parseLabel(makeClause(s, rule, refs), st, s.length, rule);
+      continue;
+    }
     const clauses = splitClauses(s).map((t) => makeClause(t, rule, refs));
     const before = st.constraints.length;
     let inherit: Activity[] = [];

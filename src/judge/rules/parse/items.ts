@@ -111,6 +111,8 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   scan(c, /§q(\d+)/g, (m) => push(it.markets, c.refs.quotes[Number(m[1])]));
   scan(c, /§c(\d+)/g, (m) => {
     const ref = c.refs.ctx[Number(m[1])];
+    // "(see context.spent_today_usd)": a spend counter or price feed names where a figure comes from, not a list.
+    if (/spent|spend|budget|usage|so_?far|remaining|prices?\b|counter/i.test(ref)) return;
     const before = t.slice(Math.max(0, m.index - 60), m.index).toLowerCase();
     if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(tokens?|assets?|markets?|coins?)\b[^§]*$/.test(before))
       push(it.otherRefs, ref);

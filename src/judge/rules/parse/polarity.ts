@@ -45,7 +45,7 @@ const VERBS: Verb[] = [
   { re: /\bdeposit(?:s|ing)?\b(?!\s+address)(?:\s+into\s+(?:vaults?|a vault))?|\bvault(?:s| deposits?)\b/gi, pos: ["supply", "vault_deposit"], neg: ["vault_deposit", "supply", "stake"], listy: false, label: "deposits" },
   // "Don't move ETH": moving a named token (upper-case symbol) is moving funds.
   { re: /\b[Mm]ov(?:e|es|ing)\s+(?:any\s+|our\s+|the\s+)?(?=[A-Z][A-Za-z0-9]{1,9}\b(?!\s+(?:from|between)\b))/g, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
-  { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
+  { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
   { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
@@ -234,6 +234,8 @@ export function parseLabel(c: Clause, st: ParseState, prefixEnd: number, rule: s
   for (let i = 0; i < prefixEnd; i++) c.used[i] = true;
   const lower = sub.text.toLowerCase();
   if (it.chains.length) add(st, { kind: "allow", dim: "chain", values: it.chains, activities: [], rule });
+  // A bare "hl" (lower case) in a label names Hyperliquid.
+  if (/\bhl\b/i.test(sub.text) && !it.venues.includes("hyperliquid")) it.venues.push("hyperliquid");
   if (it.venues.length && !it.venues.includes("x402")) add(st, { kind: "allow", dim: "venue", values: it.venues, activities: [], rule });
   if (it.hosts.length) add(st, { kind: "allow", dim: "host", values: it.hosts, activities: [], rule });
   if (/\bbets?\b|\bbetting\b|\bprediction\b/.test(lower)) st.labelPermits.push("order", "cancel");

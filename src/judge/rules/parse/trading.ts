@@ -8,6 +8,11 @@ import { add, type ParseState } from "./state";
 const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can't|should not|may not)`;
 
 export function parseSide(c: Clause, st: ParseState, rule: string): void {
+  // "only long side (buy)": the owner glosses long as buying, so sells (even closing ones) are not plainly allowed.
+  scan(c, /\b(?:only\s+)?longs?(?:\s+side)?(?:\s+only)?\s*\(\s*(?:buy|buys|buying)(?:\s+only)?\s*\)/gi, () => {
+    add(st, { kind: "side", allowed: "long", rule });
+    add(st, { kind: "side", allowed: "buy", rule });
+  });
   scan(
     c,
     new RegExp(
