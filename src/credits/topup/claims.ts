@@ -15,8 +15,7 @@ import { applyCreditChange } from "../ledger";
 
 export type ClaimStatus = "pending" | "credited";
 
-export interface Claim {
-  id: string;
+export interface NewClaim {
   accountId: string;
   /** Lowercase address. */
   payer: string;
@@ -28,28 +27,19 @@ export interface Claim {
   network: string;
   asset: string;
   payTo: string;
+  payload: unknown;
+  source: "http" | "mcp";
+}
+
+export interface Claim extends Omit<NewClaim, "source"> {
+  id: string;
   status: ClaimStatus;
   txHash: string | null;
-  payload: unknown;
   settleResponse: SettleResponse | null;
   leaseToken: string | null;
   leaseUntil: Date | null;
   settleStartedAt: Date | null;
   createdAt: Date;
-}
-
-export interface NewClaim {
-  accountId: string;
-  payer: string;
-  nonce: string;
-  credits: number;
-  usd: string;
-  amountAtomic: bigint;
-  network: string;
-  asset: string;
-  payTo: string;
-  payload: unknown;
-  source: "http" | "mcp";
 }
 
 /** A claim held by this request: only the holder of `token` may release it. */
