@@ -7,6 +7,7 @@ import { evaluateRules } from "./engine";
 
 export class RulesJudge implements Judge {
   readonly name = "rules";
+  readonly inProcess = true;
 
   async judge(input: JudgeInput): Promise<JudgeOutput> {
     const r = evaluateRules(input);

@@ -85,7 +85,8 @@ export type Constraint =
     })
   /** "Nothing else is permitted": an action the rules do not permit is outside them, not merely unmentioned. */
   | (Base & { kind: "only_listed" })
-  | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string })
+  /** direction: "never remove margin" binds only margin removals (an addition is not forbidden). */
+  | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string; direction?: "add" | "remove" })
   | (Base & {
       kind: "cap";
       limit: Quantity;
@@ -192,6 +193,8 @@ export interface ActionView {
   /** Addresses credited with a position (Aave onBehalfOf) or receiving output. */
   beneficiaries: string[];
   hosts: string[];
+  /** Isolated-margin changes: whether margin is added or removed, when the adapter says. */
+  marginDirection?: "add" | "remove" | null;
   /** Total USD at stake according to the adapter, when it gave no per-item figures. */
   notionalUsd: number | null;
   /** EVM contracts the action calls (empty when not an EVM call). */

@@ -131,6 +131,8 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   v.chain = f.chain ? f.chain.toLowerCase() : f.chainId != null ? (CHAIN_IDS[String(f.chainId)] ?? null) : null;
   v.chainId = f.chainId != null ? String(f.chainId) : null;
   v.actionType = f.actionType;
+  const dir = (f.details as Record<string, unknown> | undefined)?.direction;
+  if (f.actionFamily === "margin" && (dir === "add" || dir === "remove")) v.marginDirection = dir;
   const calls = f.calls && f.calls.length ? f.calls : null;
   v.activities = calls ? [...new Set(calls.flatMap((c) => activitiesOf(c.actionFamily, c.actionType, { ...f, venue: c.venue })))] : activitiesOf(f.actionFamily, f.actionType, f);
   if (calls && f.approvals?.length && !v.activities.includes("approval")) v.activities.push("approval");

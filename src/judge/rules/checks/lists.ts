@@ -79,6 +79,9 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplici
       return view.approvals.length ? view.approvals.map((a) => a.spender) : "n/a";
     case "contract":
       if (!view.chainId || !/^\d+$/.test(view.chainId)) return "n/a";
+      // "SwapRouter02 only" + an approval: the call goes to the token; what must be the listed contract is the spender.
+      if (view.activities.length > 0 && view.activities.every((a) => a === "approval") && view.approvals.length)
+        return view.approvals.map((a) => a.spender);
       return view.contracts.length ? view.contracts : [null];
   }
 }

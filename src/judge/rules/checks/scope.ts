@@ -143,6 +143,8 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
 export function checkForbid(view: ActionView, c: Extract<Constraint, { kind: "forbid" }>): Finding[] {
   const hit = view.activities.filter((a) => c.activities.includes(a));
   if (hit.length === 0) return [];
+  // "Never remove margin": a known margin addition (and nothing else forbidden) is outside it.
+  if (c.direction && hit.every((a) => a === "margin") && view.marginDirection && view.marginDirection !== c.direction) return [];
   if (c.asset) {
     const moved = view.assets;
     if (moved.length && !moved.includes(c.asset)) return [];

@@ -23,7 +23,7 @@ const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
 
 export const ESCALATE_RE =
-  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|treasurer|cfo's|cfo|ceo's|ceo|finance|compliance|manager's|manager|team's|team)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b|\b(?:a\s+)?(?:human|manual|owner|my|explicit)\s+(?:sign[- ]?off|approval|review|confirmation)\s+(?:is\s+)?(?:(?:required|needed)\s+)?(?:if|when|for|on)\b(?:\s+(?:anything|any\s+(?:payment|order|transfer|trade|swap)s?|payments?|orders?|transfers?|trades?|swaps?))?/gi;
+  /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|treasurer|cfo's|cfo|ceo's|ceo|finance|compliance|manager's|manager|team's|team)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?(?:\s+first)?|\bescalat\w*(?:\s+(?:it|them|to (?:a human|me|the owner)))?|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b|\b(?:a\s+)?(?:human|manual|owner|my|explicit)\s+(?:sign[- ]?off|approval|review|confirmation)\s+(?:is\s+)?(?:(?:required|needed)\s+)?(?:if|when|for|on)\b(?:\s+(?:anything|any\s+(?:payment|order|transfer|trade|swap)s?|payments?|orders?|transfers?|trades?|swaps?))?/gi;
 
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
@@ -242,8 +242,14 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     }
     const capWord = cap?.[0] ?? postCap?.[0] ?? "";
     const found = periodOf(c, preStart, postEnd);
-    const pm = found.m;
+    let pm = found.m;
     let period = found.period;
+    // "Daily total (context.spent_today_usd plus this call) must not exceed $10": with one amount in the clause,
+    // a period word far from it still sets the period. Only ever stricter: a budget also counts spend so far.
+    if (period === "action" && amounts.length === 1) {
+      const whole = periodOf(c, 0, c.text.length);
+      if (whole.period === "day" || whole.period === "week" || whole.period === "month") ({ period, m: pm } = whole);
+    }
     // "Max 1 WETH (or 3,000 USDC) per swap": the scope may follow the closing parenthesis.
     const scopeEnd = pairedWithPrev && c.text[postEnd] === ")" ? Math.min(c.text.length, postEnd + 30) : postEnd;
     const scopeText = c.text.slice(preStart, scopeEnd);
@@ -296,7 +302,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (sideIn) scan(c, /\bin\b/gi, (m) => m.index >= a.end && m.index < postEnd);
     scan(c, /\b(?:or less|or lower|or below|or under|and below|at most|maximum|max)\b/gi, (m) => m.index >= a.end && m.index < postEnd);
     // "per transfer", "each order's", "in one trade": the cap's scope, not a permission to transfer or trade.
-    scan(c, /\b(?:each|per|at a|a) time\b|\b(?:per|each|every|any|a|one|a single|any single|in one|in a single|on a single|on any)\s+(?:single\s+)?(?:orders?|trades?|bets?|wagers?|tickets?|fills?|entr(?:y|ies)|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|actions?|operations?|positions?|purchases?)(?:['’]s)?\b|\b(?:orders?|trades?|bets?|swaps?|payments?|transfers?|withdrawals?|transactions?)\s+(?=(?:must|should|can|may|cannot|can't|over|above|of|larger|bigger|under|below|exceeding|at most|up to)\b)/gi, (m) => m.index >= preStart && m.index < postEnd);
+    scan(c, /\b(?:each|per|at a|a) time\b|\b(?:per|each|every|any|a|one|a single|any single|in one|in a single|on a single|on any)\s+(?:single\s+)?(?:orders?|trades?|bets?|wagers?|tickets?|fills?|entr(?:y|ies)|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|actions?|operations?|positions?|purchases?|top[- ]?ups?|adjustments?)(?:['’]s)?\b|\b(?:orders?|trades?|bets?|swaps?|payments?|transfers?|withdrawals?|transactions?)\s+(?=(?:must|should|can|may|cannot|can't|over|above|of|larger|bigger|under|below|exceeding|at most|up to)\b)/gi, (m) => m.index >= preStart && m.index < postEnd);
     // Subject words are consumed, except verbs ("Stake up to 500 HYPE") that the permission reader needs.
     if (subjectM && !/^(?:stake|spend)$/i.test(subjectM[1])) scan(c, new RegExp(`\\b${subjectM[1]}\\b`, "gi"), (m) => m.index >= preStart && m.index < postEnd);
     groupWords.push({ cap: cap ?? postCap ?? inherited?.cap ?? null, period, scope });
@@ -304,4 +310,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
   // The negation inside "no more than" / "must not exceed" belongs to the cap; consume stray helper words.
   if (st.constraints.length > before)
     scan(c, /\b(?:keep|kept|stay|stays|remain|remains|equal to|equivalent|in value|in total|spend|spending|cost|costing)\b/gi, () => undefined);
+  // "at most $900 at the context SOL price": how the USD figure is computed, which is what the checks do anyway.
+  if (st.constraints.length > before)
+    scan(c, /\b(?:at|using|by|from)\s+(?:the\s+)?(?:context(?:'s)?|current|given)\s+(?:[A-Z]{2,6}\s+)?(?:prices?|rates?)\b/gi, () => undefined);
 }

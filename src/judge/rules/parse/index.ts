@@ -57,7 +57,8 @@ function isPreamble(s: string): boolean {
 }
 
 function labelPrefixEnd(text: string): number {
-  const colon = text.indexOf(":");
+  // "eip155:8453" is a chain id, not the colon of a label.
+  const colon = text.search(/:(?!\d)/);
   if (colon > 0 && colon < 120) {
     const prefix = text.slice(0, colon);
     if (!LABEL_DANGER.test(labelText(prefix)) && prefix.trim().split(/\s+/).length <= 12) return colon + 1;

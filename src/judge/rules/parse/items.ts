@@ -72,7 +72,8 @@ function roleOf(before: string): "beneficiary" | "contract" | "spender" | "recip
   const b = before.toLowerCase();
   if (/on behalf of|onbehalfof|credited to|for the benefit of/.test(b)) return "beneficiary";
   if (/spender|approv|allowance/.test(b)) return "spender";
-  if (/\b(through|via|using|router|swaprouter|contract|pool)\b\W*(?:\w+\W+){0,3}$/.test(b)) return "contract";
+  // "SwapRouter02 0x..", "Router V2 0x..": a version suffix still names a contract.
+  if (/\b(through|via|using|router|swaprouter|contract|pool)(?:[\s-]?v?\d{1,2})?\b\W*(?:\w+\W+){0,3}$/.test(b)) return "contract";
   return "recipient";
 }
 
@@ -93,6 +94,12 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   scan(c, /\b(?:chain\s?id|chain)\s*[:=]?\s*(\d{1,7})\b|\beip155:(\d{1,7})\b/gi, (m) => {
     const id = m[1] ?? m[2];
     push(it.chains, CHAIN_IDS[id] ?? `eip155:${id}`);
+  });
+  // "Base (8453)": a bare id in parentheses right after the chain it names.
+  scan(c, /\(\s*(\d{1,7})\s*\)/g, (m) => {
+    const named = /([A-Za-z]+)\s*$/.exec(t.slice(0, m.index))?.[1]?.toLowerCase() ?? "";
+    if (!CHAIN_IDS[m[1]] || CHAINS[named] !== CHAIN_IDS[m[1]]) return false;
+    push(it.chains, CHAIN_IDS[m[1]]);
   });
   scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
   scan(c, /\b[Oo]n base\b|\bBase\b/g, () => push(it.chains, "base"));
@@ -135,8 +142,11 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     const names = words.slice(k).map((w) => w[0].toLowerCase().replace(/['’]s$/, ""));
     for (const n of names) if (!/^(the|our|my|a|an)$/.test(n)) st.names.set(n, addr);
     const nameStart = k < words.length ? m.index - pre.length + (words[k].index ?? 0) : m.index;
-    if (mode === "label") push(st.self, addr);
-    else placeAddress(it, roleOf(t.slice(Math.max(0, nameStart - 60), nameStart)), addr);
+    // "SwapRouter02 0x..", "Base Pool 0x..": a protocol contract, never the owner's wallet or a payee.
+    const contractName = names.some((n) => /^(?:swap|universal)?router(?:v?\d{1,2})?$|^pool$|^contract$/.test(n));
+    const role = roleOf(t.slice(Math.max(0, nameStart - 60), nameStart));
+    if (mode === "label" && !contractName) push(st.self, addr);
+    else if (mode !== "label") placeAddress(it, role === "recipient" && contractName ? "contract" : role, addr);
     // "0x1111... (Payroll)": a name in parentheses right after the address.
     const after = /^\s*\(([^()§]{1,40})\)/.exec(t.slice(m.index + m[0].length));
     if (after) for (const n of after[1].toLowerCase().split(/\s+/)) if (n) st.names.set(n, addr);

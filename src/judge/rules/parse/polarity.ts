@@ -12,9 +12,9 @@ import { ESCALATE_RE } from "./amounts";
 import { add, uniq, type ParseState } from "./state";
 
 export const NEG_RE =
-  /\b(?:never|not|no|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted)\b/gi;
+  /\b(?:never|not|no|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
 
-const NEG_WORD = /^(?:never|not|no|don't|dont|do|does|doesn't|must|mustn't|cannot|can't|should|shouldn't|may|won't|will|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain|from|allowed|permitted)$/i;
+const NEG_WORD = /^(?:never|not|no|don't|dont|do|does|doesn't|must|mustn't|cannot|can't|should|shouldn't|may|won't|will|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain|from|allowed|permitted|off-limits|off|limits|out|bounds|excluded)$/i;
 
 interface Verb {
   re: RegExp;
@@ -144,6 +144,18 @@ const OTHER_RE =
   /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b/i;
 const OTHER_DIM: Record<string, string> = { token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
 
+/** "Never remove margin" binds removals only; "add or remove", "adjust" or "manage" bind both ways. */
+function marginDirection(text: string): "add" | "remove" | undefined {
+  const remove = /\b(?:remov(?:e|ing)|reduc(?:e|ing)|decreas(?:e|ing)|withdraw(?:ing)?|pull(?:ing)?)\s+(?:\w+\s+)?margin\b/i.test(text);
+  const add = /\b(?:add(?:ing)?|top(?:ping)?[- ]?up|increas(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|chang(?:e|ing))\b|\bmargin\s+(?:changes?|adjustments?|top[- ]?ups?)\b/i.test(text);
+  if (remove && !add) return "remove";
+  if (/\b(?:add(?:ing)?|top(?:ping)?[- ]?up|increas(?:e|ing))\s+(?:\w+\s+)?margin\b/i.test(text) && !remove && !/\b(?:manag|adjust|chang)/i.test(text)) return "add";
+  return undefined;
+}
+
+const QUALIFIER_RE =
+  /\b(?:usd|usdc|spot|perps?|native|external|outbound|outgoing|on-?chain|off-?chain|direct|manual|cross-chain|third-party)(?:\s*\/\s*(?:usd|usdc|spot|perps?|native|external|on-?chain|off-?chain))*\b(?=\s+[a-z]|\s*$)/gi;
+
 export function parseNegative(c: Clause, st: ParseState, rule: string): boolean {
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
   const other = OTHER_RE.exec(c.text);
@@ -158,6 +170,8 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   if (neg.length === 0) return false;
   const it = takeItems(c, st, "rule");
   const verbs = findVerbs(c);
+  // "no usd/spot sends", "no native ETH transfers": a qualifier only narrows what is forbidden; dropping it forbids more.
+  if (verbs.length) scan(c, QUALIFIER_RE, () => undefined);
   // "Do not trade memecoins": a prohibition whose object we cannot read is not understood, not a blanket ban.
   const left = unexplained(c).filter((w) => !NEG_WORD.test(w));
   if (left.length) {
@@ -173,7 +187,8 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
     if (!listy && it.recipients.length && !it.anyone) {
       add(st, { kind: "deny", dim: "recipient", values: it.recipients, activities: acts, rule });
     } else {
-      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, rule });
+      const direction = acts.includes("margin") ? marginDirection(c.text) : undefined;
+      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, rule });
     }
     return true;
   }

@@ -9,10 +9,16 @@ const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can'
 
 export function parseSide(c: Clause, st: ParseState, rule: string): void {
   // "only long side (buy)": the owner glosses long as buying, so sells (even closing ones) are not plainly allowed.
-  scan(c, /\b(?:only\s+)?longs?(?:\s+side)?(?:\s+only)?\s*\(\s*(?:buy|buys|buying)(?:\s+only)?\s*\)/gi, () => {
-    add(st, { kind: "side", allowed: "long", rule });
-    add(st, { kind: "side", allowed: "buy", rule });
+  // Also "go long (buy side)", "long/buy side only", "long (buys only)"; and the mirror for short (sell).
+  scan(c, /\b(?:only\s+(?:ever\s+)?(?:go\s+)?)?(long|short)s?(?:\s+side)?(?:\s+only)?\s*(?:\(\s*(?:the\s+)?|\/\s*)(buy|buys|buying|sell|sells|selling)(?:[- ]side)?(?:\s+only)?\s*\)?(?:\s+only)?/gi, (m) => {
+    const dir = m[1].toLowerCase() as "long" | "short";
+    const side = /^b/i.test(m[2]) ? "buy" : "sell";
+    if ((dir === "long") !== (side === "buy")) return false;
+    add(st, { kind: "side", allowed: dir, rule });
+    add(st, { kind: "side", allowed: side, rule });
   });
+  // "buy side only", "only the buy side": one side of the book.
+  scan(c, /\b(buy|sell)[- ]side\s+only\b|\bonly\s+(?:the\s+)?(buy|sell)[- ]side\b/gi, (m) => add(st, { kind: "side", allowed: (m[1] ?? m[2]).toLowerCase() as "buy" | "sell", rule }));
   scan(
     c,
     new RegExp(
@@ -83,6 +89,19 @@ const TYPE_WORDS: Array<[RegExp, string[]]> = [
   [/\btwap(?=\s+orders?\b)|\bTWAP\b/gi, ["twap"]],
 ];
 
+/** Per found type word: negated by a "no"/"never" since the previous one, or joined to a negated one by "or"/"and"/",". */
+function negatedLater(text: string, found: Array<{ index: number }>): boolean[] {
+  const out: boolean[] = [];
+  found.forEach((f, i) => {
+    if (i === 0) return void out.push(false);
+    const prev = found[i - 1];
+    const gap = text.slice(prev.index, f.index).replace(/^\S+/, "");
+    if (new RegExp(String.raw`\b(?:${NEG}|avoid|without|except|nothing)\b`, "i").test(gap)) out.push(true);
+    else out.push(out[i - 1] && /^[\s,/]*(?:(?:orders?|or|and|nor)[\s,/]+)*$/i.test(gap));
+  });
+  return out;
+}
+
 /** Order type / time-in-force rules. "Entries must be..." applies to orders that open or add to a position. */
 export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence: string): void {
   const found: Array<{ index: number; kinds: string[] }> = [];
@@ -98,7 +117,14 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   // "limit orders are fine" permits without restricting; a restriction needs "only", "must", "use", "always".
   const restricting = /\b(?:only|must|should|always|use|using|exclusively|required|require|need|needs)\b/i.test(c.text);
   if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
-  else if (restricting) add(st, { kind: "order_type", allow: kinds, deny: [], appliesTo, rule });
+  else if (restricting) {
+    // "Limit orders only: no trigger orders": a later type under its own negation is denied, not allowed.
+    const denied = negatedLater(c.text, found);
+    const allow = [...new Set(found.filter((_, i) => !denied[i]).flatMap((f) => f.kinds))];
+    const deny = [...new Set(found.filter((_, i) => denied[i]).flatMap((f) => f.kinds))].filter((k) => !allow.includes(k));
+    add(st, { kind: "order_type", allow, deny: [], appliesTo, rule });
+    if (deny.length) add(st, { kind: "order_type", allow: [], deny, appliesTo, rule });
+  }
   scan(c, /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted|fine|ok|okay|allowed|permitted)\b/gi, () => undefined);
   scan(c, /\b(?:for|when)\s+(?:closing|exits?|closes?|opening|entries|new positions|reducing)\b|\bto\s+(?:close|exit|open|reduce)\b/gi, () => undefined);
   scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|should\s+be|use|using|orders?|entries|entry|the\s+book|book|types?|time[- ]in[- ]force|tif)\b`, "gi"), () => undefined);
