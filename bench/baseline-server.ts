@@ -3,7 +3,8 @@
  *   GET  /const   constant JSON (Hono on @hono/node-server: the framework's floor)
  *   POST /insert  parse a small JSON body, one INSERT ... RETURNING through the service's own database
  *                 layer (Kysely over PGlite or pg, src/db/client.ts), answer 201
- * Environment: DATABASE_URL + DATABASE_SCHEMA (PostgreSQL) or DATA_DIR (PGlite), PGLITE_WORKER as the service.
+ * Environment: DATABASE_URL + DATABASE_SCHEMA (PostgreSQL) or DATA_DIR (PGlite); PGLITE_WORKER as for the
+ * service, with the same default.
  * Prints `listening <port>` when ready.
  */
 import { randomUUID } from "node:crypto";
@@ -11,9 +12,10 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { sql } from "kysely";
 import { openDatabase } from "../src/db/client";
+import { loadConfig } from "../src/config";
 
 const url = process.env.DATABASE_URL;
-const handle = await openDatabase({ url, schema: process.env.DATABASE_SCHEMA, dataDir: url ? null : `${process.env.DATA_DIR}/pglite`, pgliteWorker: process.env.PGLITE_WORKER === "true" });
+const handle = await openDatabase({ url, schema: process.env.DATABASE_SCHEMA, dataDir: url ? null : `${process.env.DATA_DIR}/pglite`, pgliteWorker: loadConfig({ PGLITE_WORKER: process.env.PGLITE_WORKER }).PGLITE_WORKER });
 const db = handle.db;
 await sql`create table if not exists bench_rows (id text primary key, payload jsonb not null, created_at timestamptz not null default now())`.execute(db);
 

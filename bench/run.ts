@@ -7,13 +7,14 @@
  * process after a warm-up; prints req/s, p50/p99, the server's CPU per request and peak RSS, and ratios
  * against the baselines measured in the same run. Loopback only. Everything here shares 2 cores with the
  * load generator (and, on these machines, with other people's work): read the ratios and CPU/request,
- * not the absolute figures. `--worker` adds a PGlite run with the database on a worker thread.
+ * not the absolute figures. A full run (or `--worker`) also compares PGlite on the event loop with PGlite
+ * on a worker thread, alternating the two round by round.
  */
 import { writeFileSync } from "node:fs";
 import { combine, measure, type LoadOptions, type Measured } from "./lib/load";
 import { postgresReachable, startBaseline, startService, type DbTarget, type Proc } from "./lib/service";
 import { judgeCost, JUDGE_CASES } from "./lib/judge-cost";
-import { scenarios, setup, type Scenario } from "./scenarios";
+import { scenarios, setup, type Ctx, type Scenario } from "./scenarios";
 import { printCosts, printTable, type Row } from "./report";
 
 const argv = process.argv.slice(2);
@@ -87,6 +88,58 @@ async function benchDatabase(db: DbTarget, label: string, only: Scenario[]): Pro
 
 const costs: Awaited<ReturnType<typeof setup>>["costs"][] = [];
 
+/**
+ * PGlite on the event loop vs on a worker thread (PGLITE_WORKER): both services up at once (the idle one
+ * costs nothing), measured in alternating order round after round, so drift on a shared machine hits both.
+ */
+async function workerComparison(rounds: number) {
+  console.log(`\n== PGlite on the event loop vs on a worker thread (${rounds} alternating rounds)`);
+  const modes = [
+    { name: "event loop", db: { kind: "pglite", worker: false } as DbTarget },
+    { name: "worker", db: { kind: "pglite", worker: true } as DbTarget },
+  ];
+  const procs: Proc[] = [];
+  try {
+    const runs: { id: string; title: string; opts: ((i: number) => Promise<LoadOptions>) }[] = [];
+    const ctxs: Ctx[] = [];
+    const bases: Proc[] = [];
+    for (const m of modes) {
+      const svc = await startService(m.db);
+      procs.push(svc);
+      ctxs.push(await setup(svc, { quick: QUICK, minimal: true }));
+      const base = await startBaseline(m.db);
+      procs.push(base);
+      bases.push(base);
+    }
+    runs.push({
+      id: "baseline-insert",
+      title: "baseline: one INSERT",
+      opts: async (i) => ({ url: `${bases[i].url}/insert`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ n: 1 }), connections: CONNECTIONS, duration: SECONDS, serverPid: bases[i].pid }),
+    });
+    for (const id of ["verify-small", "verify-4k", "get-intent", "get-credits", "mcp-verify"]) {
+      const s = scenarios.list.find((x) => x.id === id)!;
+      runs.push({ id, title: s.title, opts: async (i) => ({ connections: CONNECTIONS, duration: SECONDS, serverPid: ctxs[i].svc.pid, ...(await s.prepare(ctxs[i])) }) });
+    }
+    const table: { title: string; m: Measured[] }[] = [];
+    for (const r of runs) {
+      const per: Measured[][] = [[], []];
+      for (let round = 0; round < rounds; round++) {
+        for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) per[i].push(await run(`${r.title} [${modes[i].name}]`, await r.opts(i), round === 0));
+      }
+      table.push({ title: r.title, m: per.map(combine) });
+    }
+    console.log("\n### PGlite: event loop vs worker thread\n");
+    console.log("| scenario | event loop req/s | worker req/s | worker / event loop | p99 ms (loop / worker) | process CPU ms/req (loop / worker) |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    for (const r of table) {
+      const [a, b] = r.m;
+      console.log(`| ${r.title} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${((b.rps / a.rps) * 100).toFixed(0)}% | ${a.p99} / ${b.p99} | ${(a.cpuUsPerRequest / 1000).toFixed(2)} / ${(b.cpuUsPerRequest / 1000).toFixed(2)} |`);
+    }
+  } finally {
+    for (const p of procs) await p.stop();
+  }
+}
+
 const started = Date.now();
 console.log(`Arbiter benchmarks${QUICK ? " (quick)" : ""}: ${CONNECTIONS} connections, ${WARM}s warm-up + ${SECONDS}s per measurement, Node ${process.version}, ${(await import("node:os")).cpus().length} cores`);
 
@@ -95,8 +148,7 @@ console.log(`\nrules judge alone: ${judge.casesPerSecond.toFixed(0)} cases/s ove
 
 const selected = scenarios.list.filter((s) => !ONLY || ONLY.includes(s.id));
 const targets: { db: DbTarget; label: string; list: Scenario[] }[] = [];
-if (DB === "all" || DB === "pglite") targets.push({ db: { kind: "pglite", worker: false }, label: "PGlite (main thread)", list: selected });
-if (argv.includes("--worker")) targets.push({ db: { kind: "pglite", worker: true }, label: "PGlite (worker thread)", list: selected });
+if (DB === "all" || DB === "pglite") targets.push({ db: { kind: "pglite" }, label: "PGlite (embedded, default settings)", list: selected });
 if (DB === "all" || DB === "postgres") {
   if (await postgresReachable(PG_URL)) targets.push({ db: { kind: "postgres", url: PG_URL }, label: "PostgreSQL 15", list: selected });
   else console.log(`\nPostgreSQL at ${PG_URL.replace(/\/\/[^@]*@/, "//")} is not reachable: skipped`);
@@ -105,6 +157,7 @@ if (DB === "all" || DB === "postgres") {
 const rows: Row[] = [];
 for (const t of targets) rows.push(...(await benchDatabase(t.db, t.label, t.list)));
 
+if (argv.includes("--worker") || (!QUICK && !ONLY && (DB === "all" || DB === "pglite"))) await workerComparison(QUICK ? 1 : 2);
 printTable(rows, judge);
 printCosts(costs);
 console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(0)} s`);

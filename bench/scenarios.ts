@@ -42,7 +42,8 @@ function expect(cond: unknown, what: string, got: unknown) {
 
 const credits = async (base: string, key: string) => (await call(base, "GET", "/api/v1/credits", { key })).body.creditsRemaining as number;
 
-export async function setup(svc: Proc, opts: { quick: boolean }): Promise<Ctx> {
+/** `minimal`: only what the API scenarios need (an account and one verification), no wallets or payments. */
+export async function setup(svc: Proc, opts: { quick: boolean; minimal?: boolean }): Promise<Ctx> {
   const base = svc.url;
   const { apiKey: key } = await createAccount(base);
   const costs: Costs = { ops: [] };
@@ -51,6 +52,7 @@ export async function setup(svc: Proc, opts: { quick: boolean }): Promise<Ctx> {
   const v = await call(base, "POST", "/api/v1/intent", { key, body: VERIFY_SMALL });
   expect(v.status === 201 && v.body.verdict === "ALLOW", "POST /api/v1/intent", v.body);
   costs.ops.push({ op: "verification (POST /api/v1/intent, verify_intent)", credits: before - (await credits(base, key)) });
+  if (opts.minimal) return { svc, key, verificationId: v.body.id as string, blockedWallet: "", execWallets: [], quick: opts.quick, costs };
 
   const blocked = await createWallet(base, key, "bench-capped", { limits: { maxPerTxUsd: 1 } });
   before = await credits(base, key);
@@ -77,7 +79,19 @@ export async function setup(svc: Proc, opts: { quick: boolean }): Promise<Ctx> {
     ...(await gasOf(base, t.body.txHash)),
     paidBy: "Arbiter's facilitator (ETH); the payer pays only USDC",
   });
-  costs.ops.push({ op: "swap", credits: 1, note: "pending: swaps (src/swaps) are not built yet; a swap is a judged proposal (1 credit) plus its gas" });
+  // A swap is one atomic batch (approval of exactly the amount + swap) through the wallet's EIP-7702
+  // delegation; the wallet's first batch also carries the delegation itself.
+  const sw = await createWallet(base, key, "bench-swap", { mandate: "Swap at most 100 USDC into WETH per trade on Base." });
+  const swapBody = { chain: "base", sell: "USDC", buy: "WETH", amount: "10" };
+  for (const [i, label] of ["swap 10 USDC -> WETH, first batch of a wallet (with its EIP-7702 delegation)", "swap 10 USDC -> WETH (approval + swap in one batch)"].entries()) {
+    before = await credits(base, key);
+    const r = await call(base, "POST", `/api/v1/wallets/${sw.id}/swap`, { key, body: swapBody });
+    if (r.status !== 200 || r.body.status !== "executed") {
+      costs.ops.push({ op: label, credits: before - (await credits(base, key)), note: `not executed: ${r.status} ${r.body.status ?? r.body.error}` });
+      break;
+    }
+    costs.ops.push({ op: label, credits: before - (await credits(base, key)), ...(await gasOf(base, r.body.txHash)), paidBy: "the escrow wallet (ETH)", note: i === 0 ? "sandbox pool" : "sandbox pool; 0x on production" });
+  }
 
   const id = v.body.id as string;
   return { svc, key, verificationId: id, blockedWallet: blocked.id, execWallets, quick: opts.quick, costs };

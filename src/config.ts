@@ -33,6 +33,12 @@ const EnvSchema = z.object({
   JUDGE_MODEL: z.string().min(1).optional(),
   JUDGE_API_KEY: z.string().min(1).optional(),
   JUDGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * How old a PENDING verification (its process died mid-run) must be before recovery refunds it. It must
+   * exceed JUDGE_TIMEOUT_MS: with several processes on one PostgreSQL, a younger run may still be judged
+   * by a live process. Default: JUDGE_TIMEOUT_MS + 60 s.
+   */
+  VERIFY_RECOVERY_GRACE_MS: z.coerce.number().int().min(1_000).optional(),
   JUDGE_SIGNING_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
@@ -70,15 +76,22 @@ const EnvSchema = z.object({
   ALLOW_LOOPBACK_FETCH: bool.optional(),
 
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  /** Requests per minute per API key, OAuth token or top-up code on /api/v1 and /api/mcp; 0 = no limit. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Requests a credential may make at once after a quiet period (default: RATE_LIMIT_PER_MINUTE). */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).optional(),
   /** Embedded database (no DATABASE_URL) on a worker thread instead of the event loop (docs/performance.md). */
   PGLITE_WORKER: bool.default(false),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** A client must send its request headers within this time, and the whole request within the next (408). */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, "VERIFY_RECOVERY_GRACE_MS"> {
+  VERIFY_RECOVERY_GRACE_MS: number;
   PUBLIC_URL: string;
   DATA_DIR: string;
   /** True when the service runs its own local chain (no BASE_RPC_URL). */
@@ -104,6 +117,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.VERIFY_RECOVERY_GRACE_MS !== undefined && e.VERIFY_RECOVERY_GRACE_MS <= e.JUDGE_TIMEOUT_MS) throw new ConfigError("invalid configuration:\n  VERIFY_RECOVERY_GRACE_MS must exceed JUDGE_TIMEOUT_MS");
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) throw new ConfigError("invalid configuration:\n  HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS");
   if (e.TOPUP_MIN_CREDITS > e.TOPUP_MAX_CREDITS) throw new ConfigError("invalid configuration:\n  TOPUP_MIN_CREDITS must not exceed TOPUP_MAX_CREDITS");
   if (e.JUDGE_PROVIDER !== "rules" && !e.JUDGE_MODEL) throw new ConfigError(`invalid configuration:\n  JUDGE_MODEL is required when JUDGE_PROVIDER=${e.JUDGE_PROVIDER}`);
   const sandbox = e.SANDBOX ?? !e.BASE_RPC_URL;
@@ -115,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...e,
     DATA_DIR: path.resolve(e.DATA_DIR),
+    VERIFY_RECOVERY_GRACE_MS: e.VERIFY_RECOVERY_GRACE_MS ?? e.JUDGE_TIMEOUT_MS + 60_000,
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://${host}:${e.PORT}`).replace(/\/+$/, ""),
     sandbox,
   };

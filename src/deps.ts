@@ -121,7 +121,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       metrics,
       logger,
       publicUrl: config.PUBLIC_URL,
-      pendingGraceMs: config.JUDGE_TIMEOUT_MS + 60_000,
+      pendingGraceMs: config.VERIFY_RECOVERY_GRACE_MS,
       topupTerms,
     });
     const heartbeats = createHeartbeatService({ db, clock });
@@ -188,6 +188,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       adminToken,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      rateLimit: { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST },
       isReady: () => runtime.ready,
       mounts: [
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
@@ -211,7 +212,9 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     await verification.recoverPending();
     await escrow.start();
     topupService.start();
-    const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), 60_000);
+    // Often enough that an interrupted run is refunded soon after its grace period ends.
+    const sweepMs = Math.min(60_000, Math.max(1_000, config.VERIFY_RECOVERY_GRACE_MS / 2));
+    const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), sweepMs);
     sweep.unref();
     cleanups.unshift(() => clearInterval(sweep));
     runtime.ready = true;

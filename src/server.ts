@@ -8,12 +8,13 @@ import type { Runtime } from "./deps";
  */
 export function listen(runtime: Runtime, opts: { host: string; port: number }): Promise<{ port: number; stop: () => Promise<void> }> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: runtime.app.fetch, hostname: opts.host, port: opts.port }, (info) => {
+    const { HEADERS_TIMEOUT_MS: headersTimeout, REQUEST_TIMEOUT_MS: requestTimeout } = runtime.config;
+    // Slow clients must not hold the server: bound the time to send the headers and the whole request.
+    // Node enforces both from a periodic sweep (default every 30 s, so a slow-header client could stay up to
+    // 45 s); sweeping every second keeps the bound close to the configured value (test/resilience/slow-clients).
+    const serverOptions = { headersTimeout, requestTimeout, keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+    const server = serve({ fetch: runtime.app.fetch, hostname: opts.host, port: opts.port, serverOptions }, (info) => {
       const http = server as Server;
-      // Slow clients must not hold the server: bound header and whole-request time.
-      http.headersTimeout = 15_000;
-      http.requestTimeout = 60_000;
-      http.keepAliveTimeout = 5_000;
       let stopping: Promise<void> | null = null;
       const stop = () => {
         stopping ??= (async () => {

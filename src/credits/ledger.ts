@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { sql, type Insertable, type Transaction } from "kysely";
 import type { Database } from "../db/client";
 import type { DB } from "../db/schema";
 
@@ -33,6 +33,37 @@ export async function applyCreditChange(
     .values({ account_id: change.accountId, delta: change.delta, balance_after: updated.credits_remaining, reason: change.reason, ref: change.ref })
     .execute();
   return updated.credits_remaining;
+}
+
+/**
+ * Debits one credit and inserts `row` into `table` in ONE statement (data-modifying CTEs): the conditional
+ * UPDATE, its ledger entry and the row all happen or none does, with the same guarantees as
+ * applyCreditChange in a transaction but without the BEGIN/COMMIT round trips. A verification's debit is on
+ * the hot path (docs/performance.md). Values are bound parameters typed by their target columns.
+ * Returns the balance after the debit, or null when the account has no credit (nothing is written).
+ */
+export async function debitOneAndInsert<T extends keyof DB & string>(
+  db: Database,
+  change: { accountId: string; reason: string; ref: string | null },
+  table: T,
+  row: Insertable<DB[T]>,
+): Promise<number | null> {
+  const values = row as Record<string, unknown>;
+  const cols = Object.keys(values);
+  const r = await sql<{ credits_remaining: number }>`
+    with debit as (
+      update accounts set credits_remaining = credits_remaining - 1
+      where id = ${change.accountId} and credits_remaining >= 1
+      returning credits_remaining
+    ), entry as (
+      insert into credit_entries (account_id, delta, balance_after, reason, ref)
+      select ${change.accountId}, -1, credits_remaining, ${change.reason}, ${change.ref} from debit
+    ), inserted as (
+      insert into ${sql.table(table)} (${sql.join(cols.map((c) => sql.ref(c)))})
+      select ${sql.join(cols.map((c) => sql`${values[c]}`))} from debit
+    )
+    select credits_remaining from debit`.execute(db);
+  return r.rows[0]?.credits_remaining ?? null;
 }
 
 export async function getBalance(db: Executor, accountId: string): Promise<number | null> {

@@ -9,6 +9,13 @@ import { initPGliteDataDir } from "./pglite-init";
 
 export type Database = Kysely<DB>;
 
+/**
+ * PGlite allocates and touches all of shared_buffers at start-up: 128 MB by default is ~125 MiB of resident
+ * memory whether or not the data needs it. 32 MB holds the hot rows of a one-team deployment; misses are
+ * served from the OS page cache (measured: docs/performance.md "Memory").
+ */
+export const PGLITE_EXTRA_PARAMS = ["-c", "shared_buffers=32MB"];
+
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
@@ -36,8 +43,12 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
       max: 10,
       ...(opts.schema ? { options: `-c search_path="${opts.schema}"` } : {}),
     });
-    // A connection that dies (server restart) is dropped from the pool; the next query opens a new one.
+    // A connection that dies (server restart, pg_terminate_backend) is dropped from the pool; the next query
+    // opens a new one. pg-pool listens for errors only on idle clients: a client checked out by Kysely that
+    // learns of its backend's death between two statements emits 'error' with no listener, which would
+    // crash the process (found by test/resilience/faults.test.ts). The query in flight, if any, still fails.
     pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
@@ -46,14 +57,28 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     await initPGliteDataDir(opts.dataDir);
   }
   if (opts.pgliteWorker) {
-    const db = new Kysely<DB>({ dialect: new PGliteDialect(await startPGliteWorker(opts.dataDir ?? null)) });
+    const db = new Kysely<DB>({ dialect: new PGliteDialect(await startPGliteWorker(opts.dataDir ?? null, PGLITE_EXTRA_PARAMS)) });
     return { db, kind: "pglite", close: () => db.destroy() };
   }
   const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+  const params = { startParams: [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, ...PGLITE_EXTRA_PARAMS] };
+  const pglite = opts.dataDir ? new PGlite(opts.dataDir, params) : new PGlite(params);
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: "pglite", close: () => db.destroy() };
+}
+
+/**
+ * The database could not be reached or dropped the connection (server restart, failover, network): the
+ * request may be retried. PostgreSQL SQLSTATE classes 08 (connection exception) and 57 (operator
+ * intervention, e.g. 57P01 terminated by an administrator), and the pg driver's own connection errors.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== "object") return false;
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e.code === "string" ? e.code : "";
+  if (/^(08|57)[0-9A-Z]{3}$/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(code)) return true;
+  return typeof e.message === "string" && /Connection terminated|not queryable|timeout exceeded when trying to connect/i.test(e.message);
 }
 
 export async function dropSchema(url: string, schema: string): Promise<void> {

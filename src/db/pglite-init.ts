@@ -18,6 +18,7 @@ export const isPGliteDataDir = (dir: string) => existsSync(`${dir}/PG_VERSION`);
 
 export async function initPGliteDataDir(dir: string): Promise<void> {
   if (isPGliteDataDir(dir)) return;
+  if (existsSync(dir) && readdirSync(dir).length > 0) throw new Error(`${dir} exists, is not empty and holds no database; move it aside`);
   const staging = `${dir}.init-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const module = createRequire(import.meta.url).resolve("@electric-sql/pglite");
@@ -26,9 +27,6 @@ export async function initPGliteDataDir(dir: string): Promise<void> {
       err ? reject(new Error(`could not initialise the database in ${dir}: ${stderr || err.message}`)) : resolve(),
     ),
   );
-  if (existsSync(dir)) {
-    if (readdirSync(dir).length > 0) throw new Error(`${dir} exists, is not empty and holds no database; move it aside`);
-    rmdirSync(dir);
-  }
+  if (existsSync(dir)) rmdirSync(dir);
   renameSync(staging, dir);
 }

@@ -22,7 +22,8 @@ export interface PGliteLike {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { PGlite } = require(workerData.module);
-const db = workerData.dataDir ? new PGlite(workerData.dataDir) : new PGlite();
+const params = { startParams: [...PGlite.defaultStartParams, ...workerData.extraParams] };
+const db = workerData.dataDir ? new PGlite(workerData.dataDir, params) : new PGlite(params);
 const shape = (r) => (r ? { rows: r.rows, affectedRows: r.affectedRows } : { rows: [], affectedRows: 0 });
 parentPort.on("message", async (m) => {
   try {
@@ -41,9 +42,9 @@ parentPort.on("message", async (m) => {
 
 type Reply = { id: number; ok: true; out: { rows: unknown[]; affectedRows?: number } | null } | { id: number; ok: false; err: Record<string, unknown> & { message: string } };
 
-export async function startPGliteWorker(dataDir: string | null): Promise<PGliteLike> {
+export async function startPGliteWorker(dataDir: string | null, extraParams: string[] = []): Promise<PGliteLike> {
   const module = createRequire(import.meta.url).resolve("@electric-sql/pglite");
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, dataDir } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, dataDir, extraParams } });
   const pending = new Map<number, { resolve: (v: Reply) => void; reject: (e: Error) => void }>();
   let next = 0;
   let closed = false;

@@ -5,6 +5,7 @@ import type { Metrics } from "../observability/metrics";
 import type { Services } from "../services";
 import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
+import { rateLimit } from "./rate-limit";
 import { verificationRoutes } from "./routes/verification";
 import { creditsRoutes } from "./routes/credits";
 import { heartbeatRoutes } from "./routes/heartbeats";
@@ -19,6 +20,8 @@ export interface AppOptions {
   publicUrl: string;
   adminToken: string;
   bodyLimitBytes: number;
+  /** Per-credential limit on /api/v1 and /api/mcp (src/http/rate-limit.ts); perMinute 0 or absent = off. */
+  rateLimit?: { perMinute: number; burst?: number };
   isReady: () => boolean;
   /** Extra mounts from later capabilities (top-ups, MCP, wallets, dashboard), applied in order. */
   mounts?: ((app: Hono<AppEnv>, deps: RouteDeps) => void)[];
@@ -38,6 +41,24 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, (performance.now() - start) / 1000);
   });
+  // PostgreSQL refuses a NUL character in text (SQLSTATE 22021): one in a path parameter or a search query
+  // was a 500 on every route that looks it up (found by test/resilience/hostile-routes.test.ts). No id
+  // contains one (404) and no query value may (400); answered here, before any query runs.
+  app.use("*", async (c, next) => {
+    const url = c.req.url;
+    const hasNul = (s: string) => s.includes("\u0000") || /%00/i.test(s);
+    if (hasNul(url)) {
+      const q = url.indexOf("?");
+      const inPath = hasNul(q < 0 ? url : url.slice(0, q));
+      return inPath ? c.json({ error: "not_found" }, 404) : c.json({ error: "invalid_input", message: "query parameters must not contain NUL characters (U+0000)" }, 400);
+    }
+    await next();
+  });
+  if (opts.rateLimit?.perMinute) {
+    const limited = rateLimit(opts.rateLimit);
+    app.use("/api/v1/*", limited);
+    app.use("/api/mcp", limited);
+  }
   app.use(
     "*",
     bodyLimit({

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "pino";
 import { ServiceError, type ErrorKind } from "../lib/errors";
+import { isDatabaseUnavailable } from "../db/client";
 
 const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   invalid_input: 400,
@@ -33,6 +34,16 @@ export function errorResponse(c: Context, err: unknown, logger: Logger, errorCod
     }
     if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
     return c.json(body, STATUS[err.kind]);
+  }
+  if ((err as { code?: unknown } | null)?.code === "22021") {
+    // A NUL character in a query parameter or header that reached a query: the client's input, not a bug.
+    return c.json({ error: errorCode ?? "invalid_input", message: "text must not contain NUL characters (U+0000)" }, 400);
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Not a bug: the database dropped the connection (restart, failover). The pool reconnects; retry soon.
+    logger.warn({ err: (err as Error).message, path: c.req.path }, "database unavailable");
+    c.header("Retry-After", "1");
+    return c.json({ error: errorCode ?? "database_unavailable", message: "the database connection was lost; retry in a moment" }, 503);
   }
   logger.error({ err, path: c.req.path }, "unhandled error");
   return c.json({ error: errorCode ?? "internal", message: "unexpected failure; nothing was charged twice, retry later" }, 500);

@@ -40,6 +40,11 @@ export interface JudgeOutput {
 
 export interface Judge {
   readonly name: string;
+  /**
+   * Runs in this process, free and in bounded time (the rules engine): the verification judges before it
+   * debits and writes the run once, completed (src/verification/service.ts). Remote judges leave it unset.
+   */
+  readonly inProcess?: boolean;
   /** Throws JudgeUnavailableError on transport failure or timeout (the caller refunds and answers 502). */
   judge(input: JudgeInput): Promise<JudgeOutput>;
 }

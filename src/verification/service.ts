@@ -3,7 +3,7 @@ import type { LocalAccount } from "viem";
 import type { Logger } from "pino";
 import type { Database } from "../db/client";
 import type { Principal } from "../accounts/principal";
-import { applyCreditChange } from "../credits/ledger";
+import { applyCreditChange, debitOneAndInsert } from "../credits/ledger";
 import { ServiceError } from "../lib/errors";
 import { randomHex32 } from "../lib/hashing";
 import { HASH32_RE, UUID_RE, uuid } from "../lib/ids";
@@ -58,9 +58,13 @@ export function createVerificationService(deps: VerificationDeps) {
   };
 
   /**
-   * The paid run: debit one credit and record the run as PENDING in one transaction, judge, then
-   * complete it with a signed receipt. A judge failure refunds in one transaction with marking the run
-   * FAILED; a crash between the two is refunded by recoverPending (nothing charged is lost).
+   * The paid run. With a remote judge (a model that costs money and may take seconds): debit one credit and
+   * record the run as PENDING in one statement, judge, then complete it with a signed receipt; a judge
+   * failure refunds in one transaction with marking the run FAILED, and a crash in between is refunded by
+   * recoverPending (nothing charged is lost). With an in-process judge (`judge.inProcess`: the rules
+   * engine, free and bounded) the judge runs first and the debit, its ledger entry and the COMPLETED run
+   * are written in one statement: nothing is charged unless the receipt is stored, a crash leaves nothing
+   * to recover, and the PENDING row and its update are skipped (docs/performance.md).
    */
   async function run(accountId: string, req: VerifyRequest, opts: RunOptions): Promise<RunResult> {
     const venueId = resolveVenue(req.venue ?? null);
@@ -70,50 +74,37 @@ export function createVerificationService(deps: VerificationDeps) {
     const id = uuid();
     const requestHash = randomHex32();
     const mode = facts ? "structured" : "semantic";
+    const debit = { accountId, reason: opts.reason ?? "verification", ref: id };
+    const row = {
+      id,
+      account_id: accountId,
+      request_hash: requestHash,
+      source: opts.source,
+      mode,
+      venue: facts?.venue ?? null,
+      action_family: facts?.actionFamily ?? null,
+      action_type: facts?.actionType ?? null,
+      preset,
+      intent: req.intent,
+      action: JSON.stringify(req.action),
+      context: req.context === undefined ? null : JSON.stringify(req.context),
+      facts: facts ? JSON.stringify(facts) : null,
+      anchor_tx: null,
+    };
+    const pending = { status: "PENDING", verdict: null, reasoning: null, provider: null, transcript: null, transcript_root: null, output_hash: null, signature: null, judge: null, completed_at: null };
 
-    const balanceAfterDebit = await db.transaction().execute(async (tx) => {
-      const bal = await applyCreditChange(tx, { accountId, delta: -1, reason: opts.reason ?? "verification", ref: id });
-      if (bal === null) return null;
-      await tx
-        .insertInto("verifications")
-        .values({
-          id,
-          account_id: accountId,
-          request_hash: requestHash,
-          status: "PENDING",
-          source: opts.source,
-          verdict: null,
-          reasoning: null,
-          mode,
-          venue: facts?.venue ?? null,
-          action_family: facts?.actionFamily ?? null,
-          action_type: facts?.actionType ?? null,
-          preset,
-          provider: null,
-          intent: req.intent,
-          action: JSON.stringify(req.action),
-          context: req.context === undefined ? null : JSON.stringify(req.context),
-          facts: facts ? JSON.stringify(facts) : null,
-          transcript: null,
-          transcript_root: null,
-          output_hash: null,
-          signature: null,
-          judge: null,
-          anchor_tx: null,
-          completed_at: null,
-        })
-        .execute();
-      return bal;
-    });
-    if (balanceAfterDebit === null) throw await outOfCredits(accountId);
-    metrics.creditsDebited.inc();
+    if (!judge.inProcess) {
+      // One statement: debit, ledger entry and the PENDING run (src/credits/ledger.ts).
+      if ((await debitOneAndInsert(db, debit, "verifications", { ...row, ...pending })) === null) throw await outOfCredits(accountId);
+      metrics.creditsDebited.inc();
+    }
 
     const input: JudgeInput = { intent: req.intent, action: req.action, facts, context, reference, note: opts.note ?? null, preset };
     let output;
     try {
       output = await judge.judge(input);
     } catch (err) {
-      await refund(accountId, id, "refund:judge_failed");
+      if (!judge.inProcess) await refund(accountId, id, "refund:judge_failed");
       logger.warn({ err: errMessage(err), verificationId: id }, "judge run failed; credit refunded");
       throw new ServiceError("upstream_failed", "verification_failed", `the judge could not complete this run (${errMessage(err)}); your credit was refunded, retry`, { cause: err });
     }
@@ -126,28 +117,35 @@ export function createVerificationService(deps: VerificationDeps) {
       { kind: "output", data: { verdict: output.verdict, reasoning: output.reasoning, provider: output.provider } },
     ];
     const receipt = await buildReceipt({ requestHash, transcript, verdict: output.verdict, reasoning: output.reasoning, account: deps.judgeAccount });
-    const done = await db
-      .updateTable("verifications")
-      .set({
-        status: "COMPLETED",
-        verdict: output.verdict,
-        reasoning: output.reasoning,
-        provider: output.provider,
-        transcript: JSON.stringify(transcript),
-        transcript_root: receipt.transcriptRoot,
-        output_hash: receipt.outputHash,
-        signature: receipt.signature,
-        judge: receipt.judge,
-        completed_at: clock.now(),
-      })
-      .where("id", "=", id)
-      .where("status", "=", "PENDING")
-      // The balance comes back with the update: one statement fewer per verification (docs/performance.md).
-      .returning((eb) => eb.selectFrom("accounts").select("credits_remaining").whereRef("accounts.id", "=", "verifications.account_id").as("credits_remaining"))
-      .executeTakeFirst();
-    if (!done) {
+    const completed = {
+      status: "COMPLETED",
+      verdict: output.verdict,
+      reasoning: output.reasoning,
+      provider: output.provider,
+      transcript: JSON.stringify(transcript),
+      transcript_root: receipt.transcriptRoot,
+      output_hash: receipt.outputHash,
+      signature: receipt.signature,
+      judge: receipt.judge,
+      completed_at: clock.now(),
+    };
+    let balance: number | null;
+    if (judge.inProcess) {
+      balance = await debitOneAndInsert(db, debit, "verifications", { ...row, ...completed });
+      if (balance === null) throw await outOfCredits(accountId);
+      metrics.creditsDebited.inc();
+    } else {
+      const done = await db
+        .updateTable("verifications")
+        .set(completed)
+        .where("id", "=", id)
+        .where("status", "=", "PENDING")
+        // The balance comes back with the update: one statement fewer per verification.
+        .returning((eb) => eb.selectFrom("accounts").select("credits_remaining").whereRef("accounts.id", "=", "verifications.account_id").as("credits_remaining"))
+        .executeTakeFirst();
       // Recovery refunded this run while the judge was still working: the caller was not charged.
-      throw new ServiceError("upstream_failed", "verification_failed", "the run took too long and was refunded; retry");
+      if (!done) throw new ServiceError("upstream_failed", "verification_failed", "the run took too long and was refunded; retry");
+      balance = done.credits_remaining;
     }
     metrics.verifications.inc({ verdict: output.verdict ?? "null", source: opts.source });
     return {
@@ -166,7 +164,7 @@ export function createVerificationService(deps: VerificationDeps) {
         transcriptUri: `${deps.publicUrl}/api/v1/intent/${id}/transcript`,
         explorerTx: null,
       },
-      creditsRemaining: done.credits_remaining ?? 0,
+      creditsRemaining: balance ?? 0,
       facts,
       transcript,
     };

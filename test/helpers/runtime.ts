@@ -18,7 +18,8 @@ export async function startTestRuntime(opts: { env?: Record<string, string>; ove
   const schema = url ? `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}` : undefined;
   const database = await openDatabase({ url, schema, dataDir: null });
   const dataDir = mkdtempSync(path.join(tmpdir(), "arbiter-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ADMIN_TOKEN, PUBLIC_URL: "http://arbiter.test", SANDBOX: "false", ...opts.env });
+  // Property tests send thousands of requests with one key: a high rate limit unless a test sets its own.
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ADMIN_TOKEN, PUBLIC_URL: "http://arbiter.test", SANDBOX: "false", RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env });
   const runtime = await createRuntime(config, { database, lockDataDir: false, logger: pino({ level: "silent" }), ...opts.overrides });
   const app = runtime.app;
 

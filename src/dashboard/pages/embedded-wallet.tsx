@@ -117,12 +117,12 @@ export function embeddedRoutes(deps: DashboardDeps) {
   });
 
   app.post("/api/embedded/challenge", async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    const body = ((await c.req.json().catch(() => null)) ?? {}) as Record<string, unknown>;
     return c.json(await embedded.challenge(session(c), str(body.address)));
   });
 
   app.post("/api/embedded/wallets", async (c) => {
-    const b = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    const b = ((await c.req.json().catch(() => null)) ?? {}) as Record<string, unknown>;
     const form: RulesForm = { name: str(b.name), mandate: str(b.mandate), maxPerTxUsd: str(b.maxPerTxUsd), dailyCapUsd: str(b.dailyCapUsd), tokenAllowlist: str(b.tokenAllowlist), recipientAllowlist: str(b.recipientAllowlist) };
     let limits;
     try {
@@ -138,7 +138,7 @@ export function embeddedRoutes(deps: DashboardDeps) {
   app.post("/api/embedded/proposals/:txId/prepare", async (c) => c.json(await embedded.prepare(c.get("principal").accountId, c.req.param("txId"))));
 
   app.post("/api/embedded/proposals/:txId/submit", async (c) => {
-    const b = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    const b = ((await c.req.json().catch(() => null)) ?? {}) as Record<string, unknown>;
     const r = await embedded.submit(c.get("principal").accountId, c.req.param("txId"), str(b.txHash));
     const notice = r.status === "executed" ? "proposal_executed" : "proposal_confirmed";
     return c.json({ status: r.status, txHash: r.txHash ?? null, url: `/dashboard/proposals/${r.txId}?notice=${notice}` });
