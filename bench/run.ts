@@ -7,8 +7,9 @@
  * process after a warm-up; prints req/s, p50/p99, the server's CPU per request and peak RSS, and ratios
  * against the baselines measured in the same run. Loopback only. Everything here shares 2 cores with the
  * load generator (and, on these machines, with other people's work): read the ratios and CPU/request,
- * not the absolute figures. A full run (or `--worker`) also compares PGlite on the event loop with PGlite
- * on a worker thread, alternating the two round by round.
+ * not the absolute figures. `--worker` adds the comparison of PGlite on the event loop with PGlite on a
+ * worker thread (PGLITE_WORKER), alternating the two round by round (~3 more minutes).
+ * BENCH_NODE_OPTIONS is passed to the service as NODE_OPTIONS (e.g. a V8 heap cap, docs/performance.md).
  */
 import { writeFileSync } from "node:fs";
 import { combine, measure, type LoadOptions, type Measured } from "./lib/load";
@@ -61,13 +62,24 @@ async function benchDatabase(db: DbTarget, label: string, only: Scenario[]): Pro
       results.set(s.id, m);
       rows.push({ db: label, id: s.id, title: s.title, m, baseline: s.baseline, target: s.target });
     }
-    // Latency at half of the measured peak (open loop): what a verification adds when not saturated.
+    // Latency at half of the measured peak (open loop): what a verification adds when not saturated. Four
+    // connections: autocannon starts every connection's rate timer together, so with 16 the requests arrive
+    // in bursts of 16 and the last of each burst queues behind the other 15.
     const peak = results.get("verify-small");
     if (peak) {
       const s = only.find((x) => x.id === "verify-small")!;
       const opts = await s.prepare(ctx);
-      const half = await run("POST /intent at half of peak", { connections: CONNECTIONS, duration: SECONDS, serverPid: svc.pid, ...opts, overallRate: Math.max(1, Math.round(peak.rps / 2)) }, false);
-      rows.push({ db: label, id: "verify-half-peak", title: `POST /api/v1/intent at ${Math.round(peak.rps / 2)} req/s (half of peak)`, m: half, baseline: null });
+      const rate = Math.max(1, Math.round(peak.rps / 2));
+      const half = await run("POST /intent at half of peak", { connections: 4, duration: SECONDS, serverPid: svc.pid, ...opts, overallRate: rate }, false);
+      const constHalf = await run("constant JSON at the same rate", { url: `${base.url}/const`, method: "GET", headers: {}, connections: 4, duration: SECONDS, serverPid: base.pid, overallRate: rate }, false);
+      const alone = await run("POST /intent, one client", { connections: 1, duration: SECONDS, serverPid: svc.pid, ...opts });
+      const constAlone = await run("constant JSON, one client", { url: `${base.url}/const`, method: "GET", headers: {}, connections: 1, duration: SECONDS, serverPid: base.pid });
+      rows.push(
+        { db: label, id: "verify-half-peak", title: `POST /api/v1/intent at ${rate} req/s (half of peak), 4 connections`, m: half, baseline: null },
+        { db: label, id: "const-half-peak", title: `baseline: constant JSON at ${rate} req/s, 4 connections`, m: constHalf, baseline: null },
+        { db: label, id: "verify-alone", title: "POST /api/v1/intent, one client (closed loop)", m: alone, baseline: null },
+        { db: label, id: "const-alone", title: "baseline: constant JSON, one client", m: constAlone, baseline: null },
+      );
     }
     const after = await baselines(base);
     const constant = combine([before.constant, after.constant]);
@@ -157,7 +169,7 @@ if (DB === "all" || DB === "postgres") {
 const rows: Row[] = [];
 for (const t of targets) rows.push(...(await benchDatabase(t.db, t.label, t.list)));
 
-if (argv.includes("--worker") || (!QUICK && !ONLY && (DB === "all" || DB === "pglite"))) await workerComparison(QUICK ? 1 : 2);
+if (argv.includes("--worker")) await workerComparison(QUICK ? 1 : 2);
 printTable(rows, judge);
 printCosts(costs);
 console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -117,6 +117,7 @@ export async function startService(db: DbTarget, extraEnv: Record<string, string
     LOG_LEVEL: "warn",
     JUDGE_PROVIDER: "rules",
     RATE_LIMIT_PER_MINUTE: "0",
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     ...extraEnv,
   };
   const p = spawnTs("src/main.ts", env);

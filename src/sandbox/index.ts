@@ -71,7 +71,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     },
     faucet,
     createFacilitator: (o = {}) =>
-      createLocalFacilitator({ mineWhenStaleSeconds: 30, ...o, rpcUrl: anvil.rpcUrl, relayer: accounts.relayer }),
+      createLocalFacilitator({ mineWhenStaleSeconds: 30, pollingIntervalMs: 100, ...o, rpcUrl: anvil.rpcUrl, relayer: accounts.relayer }),
     stop: () => anvil.stop(),
   };
 }

@@ -97,6 +97,12 @@ export interface LocalFacilitatorOptions {
    * than this many seconds, so simulations run at a current timestamp (see mineIfStale). Unset = never.
    */
   mineWhenStaleSeconds?: number;
+  /**
+   * How often a settlement's receipt (and the block number) is polled; default 1 s (Base makes a block
+   * every 2 s). viem's own default is 4 s: a receipt missed by the first poll cost a top-up 4 s (the p99 of
+   * the sandbox top-up benchmark, docs/performance.md). The sandbox passes 100 ms.
+   */
+  pollingIntervalMs?: number;
 }
 
 export interface LocalFacilitator extends Facilitator {
@@ -119,6 +125,7 @@ export function createLocalFacilitator(opts: LocalFacilitatorOptions): LocalFaci
     account,
     chain: sandboxChain(opts.rpcUrl, expectedChainId),
     transport: http(opts.rpcUrl, { retryCount: 1, retryDelay: 100, timeout: 15_000 }),
+    pollingInterval: opts.pollingIntervalMs ?? 1_000,
   }).extend(publicActions);
 
   // viem's client has the right methods but not the exact structural types the x402 signer declares
