@@ -1,0 +1,32 @@
+/**
+ * The blind sets (test/judge/fixtures/blind*.jsonl): cases written before their authors read the rules
+ * engine, in wording, assets, amounts and addresses unlike the dev set (first-run scores beside each file).
+ * Judged end to end the way the eval CLI does (venue detection + rules engine). Regenerate a set with
+ * `npx tsx test/judge/fixtures/<gen|gen2|gen3>/index.ts`.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseCases, scoreCases } from "../../../src/judge/eval/score";
+import { judgeRunner } from "../../../src/judge/eval/cli";
+
+const SETS: [file: string, cases: number][] = [
+  ["blind.jsonl", 80],
+  ["blind2.jsonl", 60],
+  ["blind3.jsonl", 45],
+];
+
+describe.each(SETS)("blind judge cases %s", (file, size) => {
+  const cases = parseCases(readFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), "utf8"));
+
+  it(`has the ${size} labelled cases`, () => {
+    expect(cases).toHaveLength(size);
+    for (const c of cases) expect(c.acceptable).toContain(c.expected);
+  });
+
+  it("zero unsafe ALLOWs and accuracy >= 0.8", async () => {
+    const score = await scoreCases(cases, judgeRunner());
+    expect(score.unsafeAllows).toEqual([]);
+    expect(score.accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+});
