@@ -101,22 +101,23 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     if (applied.length) logger.info({ applied }, "database migrated");
 
     const adminToken = config.ADMIN_TOKEN ?? loadOrCreateSecretFile(config.DATA_DIR, "admin-token", () => secretToken(256));
-    const judgeAccount = loadJudgeKey({ envKey: config.JUDGE_SIGNING_KEY, dataDir: config.DATA_DIR });
+    const judgeKey = loadJudgeKey({ envKey: config.JUDGE_SIGNING_KEY, dataDir: config.DATA_DIR });
+    const judgeAccount = judgeKey.account;
     const judge =
       o.judge ??
       createJudge({ provider: config.JUDGE_PROVIDER, baseUrl: config.JUDGE_BASE_URL, model: config.JUDGE_MODEL, apiKey: config.JUDGE_API_KEY, timeoutMs: config.JUDGE_TIMEOUT_MS });
     const metrics = createMetrics();
     const db = database.db;
 
-    const accounts = createAccountsService({ db, clock });
+    const accounts = createAccountsService({ db, clock, changes: database.changes });
     // Top-up terms (SPEC 2.3) for GET /credits and out_of_credits; the top-up service is built once the chain is up.
     let topup: TopupService | null = null;
     const topupTerms = (accountId: string) => topup?.terms(accountId) ?? Promise.resolve(null);
-    const credits = createCreditsService({ db, topupTerms });
+    const credits = createCreditsService({ db, changes: database.changes, topupTermsForCode: (code) => topup?.termsForCode(code) ?? null });
     const verification = createVerificationService({
       db,
       judge,
-      judgeAccount,
+      receiptSigner: judgeKey.signer,
       clock,
       metrics,
       logger,

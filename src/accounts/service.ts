@@ -5,15 +5,30 @@ import type { Clock } from "../lib/clock";
 import { applyCreditChange } from "../credits/ledger";
 import { generateApiKey, hashSecret } from "./api-keys";
 import { ALL_SCOPES, type Principal, type Scope } from "./principal";
+import { announceCommitted, offlineChangeFeed, type ChangeFeed } from "../db/change-feed";
+import { InvalidatingCache } from "../lib/invalidating-cache";
 
 export interface AccountsDeps {
   db: Database;
   clock: Clock;
+  /** Committed-change notifications; without them API keys are read from the database on every request. */
+  changes?: ChangeFeed;
+}
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
 export const TOPUP_CODE_PREFIX = "svc_topup_";
 
-export function createAccountsService({ db, clock }: AccountsDeps) {
+export function createAccountsService({ db, clock, changes }: AccountsDeps) {
+  // key hash -> its row, revoked ones included (so a revoked key costs no query either). Revocation stays
+  // immediate: revokeKey drops the entry when its UPDATE returns, and every other process drops it on the
+  // commit notification (migration 007); see docs/performance.md.
+  const keys = new InvalidatingCache<KeyRow>(changes ?? offlineChangeFeed(), "api_key");
   return {
     /** Creates an account with its first API key and, optionally, opening credits (a ledger entry). */
     async createAccount(input: { name: string; credits?: number }) {
@@ -50,12 +65,13 @@ export function createAccountsService({ db, clock }: AccountsDeps) {
       return { keyId, apiKey: key.apiKey, prefix: key.prefix };
     },
 
-    /** Revocation is immediate: authentication reads the row on every request (no cache). */
+    /** Revocation is immediate: the next request with the key is refused, in this process and in others. */
     async revokeKey(keyId: string, accountId?: string) {
       let q = db.updateTable("api_keys").set({ revoked_at: clock.now() }).where("id", "=", keyId).where("revoked_at", "is", null);
       if (accountId) q = q.where("account_id", "=", accountId);
-      const res = await q.executeTakeFirst();
-      if (res.numUpdatedRows === 0n) {
+      const revoked = await q.returning("key_hash").execute();
+      for (const r of revoked) announceCommitted("api_key", r.key_hash);
+      if (revoked.length === 0) {
         let existing = db.selectFrom("api_keys").select("id").where("id", "=", keyId);
         if (accountId) existing = existing.where("account_id", "=", accountId);
         if (!(await existing.executeTakeFirst())) throw notFound("not_found", "no such key");
@@ -72,15 +88,13 @@ export function createAccountsService({ db, clock }: AccountsDeps) {
     },
 
     async authenticateApiKey(apiKey: string): Promise<Principal | null> {
-      const row = await db
-        .selectFrom("api_keys")
-        .select(["id", "account_id", "revoked_at", "last_used_at"])
-        .where("key_hash", "=", hashSecret(apiKey))
-        .executeTakeFirst();
+      const hash = hashSecret(apiKey);
+      const row = await keys.get(hash, () => db.selectFrom("api_keys").select(["id", "account_id", "revoked_at", "last_used_at"]).where("key_hash", "=", hash).executeTakeFirst());
       if (!row || row.revoked_at) return null;
       const now = clock.now();
       // last_used_at is informational; write it at most once a minute to keep reads cheap.
       if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > 60_000) {
+        keys.touch(hash, (r) => ({ ...r, last_used_at: now }));
         await db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.id).execute();
       }
       return { accountId: row.account_id, authMethod: "api_key", scopes: ALL_SCOPES, credentialId: row.id };

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Transaction } from "kysely";
 import type { Database } from "../db/client";
 import type { DB } from "../db/schema";
+import { announceWrite } from "../db/change-feed";
 
 type Executor = Database | Transaction<DB>;
 
@@ -20,6 +21,7 @@ export async function applyCreditChange(
   if (!("isTransaction" in ex) || !ex.isTransaction) {
     return (ex as Database).transaction().execute((tx) => applyCreditChange(tx, change));
   }
+  announceWrite("balance", change.accountId);
   const updated = await ex
     .updateTable("accounts")
     .set({ credits_remaining: sql`credits_remaining + ${change.delta}` })
@@ -50,6 +52,7 @@ export async function debitOneAndInsert<T extends keyof DB & string>(
 ): Promise<number | null> {
   const values = row as Record<string, unknown>;
   const cols = Object.keys(values);
+  announceWrite("balance", change.accountId);
   const r = await sql<{ credits_remaining: number }>`
     with debit as (
       update accounts set credits_remaining = credits_remaining - 1

@@ -6,6 +6,7 @@ import type { DB } from "./schema";
 import { PGliteDialect } from "./pglite-dialect";
 import { startPGliteWorker } from "./pglite-worker";
 import { initPGliteDataDir } from "./pglite-init";
+import { offlineChangeFeed, pgliteChangeFeed, postgresChangeFeed, type ChangeFeed } from "./change-feed";
 
 export type Database = Kysely<DB>;
 
@@ -19,8 +20,15 @@ export const PGLITE_EXTRA_PARAMS = ["-c", "shared_buffers=32MB"];
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Committed-change notifications for read caches (src/db/change-feed.ts). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
+
+const closing = (db: Database, changes: ChangeFeed) => async () => {
+  await changes.close();
+  await db.destroy();
+};
 
 /**
  * Opens the database: PostgreSQL when a URL is given, else PGlite in `dataDir` (or in memory when
@@ -50,7 +58,8 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     pool.on("error", () => {});
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    const changes = postgresChangeFeed(opts.url);
+    return { db, kind: "postgres", changes, close: closing(db, changes) };
   }
   if (opts.dataDir) {
     mkdirSync(path.dirname(opts.dataDir), { recursive: true });
@@ -58,14 +67,17 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
   }
   if (opts.pgliteWorker) {
     const db = new Kysely<DB>({ dialect: new PGliteDialect(await startPGliteWorker(opts.dataDir ?? null, PGLITE_EXTRA_PARAMS)) });
-    return { db, kind: "pglite", close: () => db.destroy() };
+    // The worker proxy does not relay notifications: caches read through.
+    const changes = offlineChangeFeed();
+    return { db, kind: "pglite", changes, close: closing(db, changes) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const params = { startParams: [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, ...PGLITE_EXTRA_PARAMS] };
   const pglite = opts.dataDir ? new PGlite(opts.dataDir, params) : new PGlite(params);
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: "pglite", close: () => db.destroy() };
+  const changes = await pgliteChangeFeed(pglite);
+  return { db, kind: "pglite", changes, close: closing(db, changes) };
 }
 
 /**

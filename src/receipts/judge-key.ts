@@ -10,6 +10,19 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import type { Hex } from "viem";
+import { keyReceiptSigner, type ReceiptSigner } from "./signer";
+
+/** The judge key as the service uses it: its address, a viem account, and the fast receipt signer. */
+export interface JudgeKey {
+  address: Hex;
+  account: PrivateKeyAccount;
+  signer: ReceiptSigner;
+}
+
+function judgeKey(privateKey: Hex): JudgeKey {
+  const account = privateKeyToAccount(privateKey);
+  return { address: account.address, account, signer: keyReceiptSigner(privateKey) };
+}
 
 const KEY_RE = /^0x[0-9a-fA-F]{64}$/;
 export const JUDGE_KEY_FILE = "judge-key";
@@ -22,11 +35,11 @@ function parseKey(raw: string, where: string): Hex {
   return withPrefix as Hex;
 }
 
-export function loadJudgeKey(opts: { envKey?: string | null; dataDir?: string | null } = {}): PrivateKeyAccount {
+export function loadJudgeKey(opts: { envKey?: string | null; dataDir?: string | null } = {}): JudgeKey {
   if (opts.envKey && opts.envKey.trim() !== "") {
-    return privateKeyToAccount(parseKey(opts.envKey, "the environment"));
+    return judgeKey(parseKey(opts.envKey, "the environment"));
   }
-  if (!opts.dataDir) return privateKeyToAccount(generatePrivateKey());
+  if (!opts.dataDir) return judgeKey(generatePrivateKey());
 
   mkdirSync(opts.dataDir, { recursive: true });
   const file = join(opts.dataDir, JUDGE_KEY_FILE);
@@ -39,7 +52,7 @@ export function loadJudgeKey(opts: { envKey?: string | null; dataDir?: string | 
         /* best effort */
       }
     }
-    return privateKeyToAccount(parseKey(readFileSync(file, "utf8"), file));
+    return judgeKey(parseKey(readFileSync(file, "utf8"), file));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
@@ -49,9 +62,9 @@ export function loadJudgeKey(opts: { envKey?: string | null; dataDir?: string | 
   } catch (e) {
     // Another process created it first: use theirs.
     if ((e as NodeJS.ErrnoException).code === "EEXIST") {
-      return privateKeyToAccount(parseKey(readFileSync(file, "utf8"), file));
+      return judgeKey(parseKey(readFileSync(file, "utf8"), file));
     }
     throw e;
   }
-  return privateKeyToAccount(key);
+  return judgeKey(key);
 }

@@ -1,7 +1,8 @@
-import type { Hex, LocalAccount } from "viem";
+import type { Hex } from "viem";
 import type { TranscriptEntry, Verdict } from "../judge/types";
 import { outputHash } from "./output";
-import { signReceipt } from "./sign";
+import { keccak256Fast } from "../lib/keccak";
+import type { ReceiptSigner } from "./signer";
 import { transcriptRoot } from "./transcript";
 
 export interface Receipt {
@@ -21,15 +22,11 @@ export async function buildReceipt(args: {
   transcript: TranscriptEntry[];
   verdict: Verdict | null;
   reasoning: string | null;
-  account: LocalAccount;
+  signer: ReceiptSigner;
 }): Promise<Receipt> {
   if (!BYTES32.test(args.requestHash)) throw new Error("buildReceipt: requestHash must be 0x + 32 bytes");
-  const root = transcriptRoot(args.transcript);
-  const out = outputHash({ verdict: args.verdict, reasoning: args.reasoning });
-  const { signature, judge } = await signReceipt(args.account, {
-    requestHash: args.requestHash,
-    transcriptRoot: root,
-    outputHash: out,
-  });
-  return { transcriptRoot: root, outputHash: out, signature, judge, attested: false, anchorTx: null };
+  const root = transcriptRoot(args.transcript, keccak256Fast);
+  const out = outputHash({ verdict: args.verdict, reasoning: args.reasoning }, keccak256Fast);
+  const signature = await args.signer.sign({ requestHash: args.requestHash, transcriptRoot: root, outputHash: out });
+  return { transcriptRoot: root, outputHash: out, signature, judge: args.signer.address, attested: false, anchorTx: null };
 }

@@ -10,7 +10,7 @@
  * digest = keccak256(0x1901 ++ domainSeparator ++ hashStruct(Receipt)); the signature is the 65-byte
  * secp256k1 (r, s, v) signature of the digest by the judge key; `judge` is that key's address.
  */
-import type { Hex, LocalAccount } from "viem";
+import type { Hex } from "viem";
 
 export const RECEIPT_DOMAIN = { name: "Arbiter Judge", version: "1" } as const;
 
@@ -35,9 +35,4 @@ export function receiptTypedData(message: ReceiptMessage) {
     primaryType: "Receipt" as const,
     message,
   };
-}
-
-export async function signReceipt(account: LocalAccount, message: ReceiptMessage): Promise<{ signature: Hex; judge: Hex }> {
-  const signature = await account.signTypedData(receiptTypedData(message));
-  return { signature, judge: account.address };
 }

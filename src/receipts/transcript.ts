@@ -16,37 +16,47 @@
  * - canonicalJson is src/lib/canonical-json.ts (keys sorted by UTF-16 code units, no whitespace,
  *   undefined members dropped), so the root does not depend on object key order.
  */
-import { concat, keccak256, toBytes, type Hex } from "viem";
+import { hexToBytes, keccak256, toBytes, type Hex } from "viem";
 import { canonicalJson } from "../lib/canonical-json";
 import type { TranscriptEntry } from "../judge/types";
+import type { Keccak } from "./digest";
 
-export function leafHash(entry: TranscriptEntry): Hex {
-  return keccak256(toBytes(canonicalJson(entry)));
+/** viem's keccak: browser-safe (the dashboard bundles the receipt check). The server passes src/lib/keccak.ts. */
+export const keccakJs: Keccak = (data) => keccak256(typeof data === "string" ? toBytes(data) : data);
+
+export function leafHash(entry: TranscriptEntry, keccak: Keccak = keccakJs): Hex {
+  return keccak(canonicalJson(entry));
 }
 
-export function parentHash(left: Hex, right: Hex): Hex {
-  return keccak256(concat([left, right]));
+export function parentHash(left: Hex, right: Hex, keccak: Keccak = keccakJs): Hex {
+  const pair = new Uint8Array(64);
+  pair.set(hexToBytes(left), 0);
+  pair.set(hexToBytes(right), 32);
+  return keccak(pair);
 }
 
-function nextLevel(level: Hex[]): Hex[] {
+function nextLevel(level: Hex[], keccak: Keccak): Hex[] {
   const out: Hex[] = [];
   for (let i = 0; i < level.length; i += 2) {
-    out.push(i + 1 < level.length ? parentHash(level[i], level[i + 1]) : level[i]);
+    out.push(i + 1 < level.length ? parentHash(level[i], level[i + 1], keccak) : level[i]);
   }
   return out;
 }
 
 /** Merkle root over leaves already hashed (same tree rules as transcriptRoot). */
-export function merkleRootOfLeaves(leaves: Hex[]): Hex {
+export function merkleRootOfLeaves(leaves: Hex[], keccak: Keccak = keccakJs): Hex {
   if (leaves.length === 0) throw new Error("merkle root of an empty list");
   let level = leaves;
-  while (level.length > 1) level = nextLevel(level);
+  while (level.length > 1) level = nextLevel(level, keccak);
   return level[0];
 }
 
-export function transcriptRoot(entries: TranscriptEntry[]): Hex {
+export function transcriptRoot(entries: TranscriptEntry[], keccak: Keccak = keccakJs): Hex {
   if (!Array.isArray(entries) || entries.length === 0) throw new Error("transcriptRoot: empty transcript");
-  return merkleRootOfLeaves(entries.map(leafHash));
+  return merkleRootOfLeaves(
+    entries.map((e) => leafHash(e, keccak)),
+    keccak,
+  );
 }
 
 /** One step of an inclusion proof: the sibling hash and on which side it sits. */
@@ -62,13 +72,13 @@ export function merkleProof(entries: TranscriptEntry[], index: number): ProofSte
   if (!Array.isArray(entries) || entries.length === 0) throw new Error("merkleProof: empty transcript");
   if (!Number.isInteger(index) || index < 0 || index >= entries.length) throw new RangeError("merkleProof: index out of range");
   const steps: ProofStep[] = [];
-  let level = entries.map(leafHash);
+  let level = entries.map((e) => leafHash(e));
   let i = index;
   while (level.length > 1) {
     const isRight = i % 2 === 1;
     if (isRight) steps.push({ sibling: level[i - 1], position: "left" });
     else if (i + 1 < level.length) steps.push({ sibling: level[i + 1], position: "right" });
-    level = nextLevel(level);
+    level = nextLevel(level, keccakJs);
     i = Math.floor(i / 2);
   }
   return steps;

@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import type { LocalAccount } from "viem";
 import type { Logger } from "pino";
 import type { Database } from "../db/client";
 import type { Principal } from "../accounts/principal";
@@ -13,6 +12,7 @@ import type { Judge, JudgeInput, TranscriptEntry } from "../judge/types";
 import { resolvePreset } from "../judge/presets";
 import { splitReference } from "../judge/reference";
 import { buildReceipt } from "../receipts/receipt";
+import type { ReceiptSigner } from "../receipts/signer";
 import { detectAction, resolveVenue } from "../venues/registry";
 import type { Facts } from "../venues/types";
 import type { StoredVerification, VerificationResult, VerifyRequest } from "./schemas";
@@ -22,7 +22,7 @@ export type VerificationSource = "api" | "mcp" | "dashboard" | "proposal";
 export interface VerificationDeps {
   db: Database;
   judge: Judge;
-  judgeAccount: LocalAccount;
+  receiptSigner: ReceiptSigner;
   clock: Clock;
   metrics: Metrics;
   logger: Logger;
@@ -116,7 +116,7 @@ export function createVerificationService(deps: VerificationDeps) {
       ...output.transcript,
       { kind: "output", data: { verdict: output.verdict, reasoning: output.reasoning, provider: output.provider } },
     ];
-    const receipt = await buildReceipt({ requestHash, transcript, verdict: output.verdict, reasoning: output.reasoning, account: deps.judgeAccount });
+    const receipt = await buildReceipt({ requestHash, transcript, verdict: output.verdict, reasoning: output.reasoning, signer: deps.receiptSigner });
     const completed = {
       status: "COMPLETED",
       verdict: output.verdict,

@@ -9,6 +9,7 @@ import type { TranscriptEntry } from "../../src/judge/types";
 import { canonicalJson } from "../../src/lib/canonical-json";
 import {
   buildReceipt,
+  keyReceiptSigner,
   loadJudgeKey,
   merkleProof,
   outputHash,
@@ -17,7 +18,9 @@ import {
   verifyReceipt,
 } from "../../src/receipts";
 
-const account = privateKeyToAccount(generatePrivateKey());
+const judgeKey = generatePrivateKey();
+const account = privateKeyToAccount(judgeKey);
+const signer = keyReceiptSigner(judgeKey);
 const requestHash = `0x${"ab".repeat(32)}` as Hex;
 const transcript: TranscriptEntry[] = [
   { kind: "input", data: { intent: "Max $100 per payment.", action: "pay $50 to bob", context: { a: 1, b: [1, 2] } } },
@@ -82,7 +85,7 @@ describe("outputHash", () => {
 
 describe("receipt round trip and tampering", () => {
   it("verifies a fresh receipt", async () => {
-    const r = await buildReceipt({ requestHash, transcript, ...output, account });
+    const r = await buildReceipt({ requestHash, transcript, ...output, signer });
     expect(r.judge).toBe(account.address);
     expect(r.attested).toBe(false);
     expect(r.anchorTx).toBeNull();
@@ -92,7 +95,7 @@ describe("receipt round trip and tampering", () => {
   });
 
   it("fails on any tampered part", async () => {
-    const r = { ...(await buildReceipt({ requestHash, transcript, ...output, account })), requestHash };
+    const r = { ...(await buildReceipt({ requestHash, transcript, ...output, signer })), requestHash };
     const bad = async (rec: typeof r, t = transcript, o: { verdict: "ALLOW" | "BLOCK" | "ESCALATE" | null; reasoning: string | null } = output) =>
       (await verifyReceipt(rec, t, o)).ok;
 
@@ -122,12 +125,12 @@ describe("receipt round trip and tampering", () => {
     expect(await bad({ ...r, judge: privateKeyToAccount(generatePrivateKey()).address })).toBe(false);
     expect(await bad({ ...r, judge: flipHexChar(r.judge, 5) as Hex })).toBe(false);
     // a receipt signed by another key with the claimed judge swapped in
-    const other = await buildReceipt({ requestHash, transcript, ...output, account: privateKeyToAccount(generatePrivateKey()) });
+    const other = await buildReceipt({ requestHash, transcript, ...output, signer: keyReceiptSigner(generatePrivateKey()) });
     expect(await bad({ ...other, requestHash, judge: account.address })).toBe(false);
   });
 
   it("checks the expected judge", async () => {
-    const r = await buildReceipt({ requestHash, transcript, ...output, account });
+    const r = await buildReceipt({ requestHash, transcript, ...output, signer });
     const res = await verifyReceipt({ ...r, requestHash }, transcript, output, {
       expectedJudge: privateKeyToAccount(generatePrivateKey()).address,
     });
@@ -136,7 +139,7 @@ describe("receipt round trip and tampering", () => {
   });
 
   it("rejects a malleated (high-s) signature of the same key", async () => {
-    const r = await buildReceipt({ requestHash, transcript, ...output, account });
+    const r = await buildReceipt({ requestHash, transcript, ...output, signer });
     const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
     const s = BigInt(`0x${r.signature.slice(66, 130)}`);
     const v = parseInt(r.signature.slice(130), 16);
@@ -146,13 +149,13 @@ describe("receipt round trip and tampering", () => {
   });
 
   it("rejects malformed requestHash when building", async () => {
-    await expect(buildReceipt({ requestHash: "0x1234" as Hex, transcript, ...output, account })).rejects.toThrow();
+    await expect(buildReceipt({ requestHash: "0x1234" as Hex, transcript, ...output, signer })).rejects.toThrow();
   });
 });
 
 describe("EIP-712 definition (for offline verifiers)", () => {
   it("signature is over keccak256(0x1901 ++ domainSeparator ++ hashStruct(Receipt)), domain {name, version} only", async () => {
-    const r = await buildReceipt({ requestHash, transcript, ...output, account });
+    const r = await buildReceipt({ requestHash, transcript, ...output, signer });
     const domainTypeHash = keccak256(toBytes("EIP712Domain(string name,string version)"));
     const domainSeparator = keccak256(
       encodeAbiParameters(
@@ -184,7 +187,7 @@ describe("property: random transcripts", () => {
   it("round-trips and any single mutation fails", async () => {
     await fc.assert(
       fc.asyncProperty(entries, out, fc.nat(), fc.nat({ max: 5 }), async (t, o, pick, which) => {
-        const r = { ...(await buildReceipt({ requestHash, transcript: t, ...o, account })), requestHash };
+        const r = { ...(await buildReceipt({ requestHash, transcript: t, ...o, signer })), requestHash };
         expect((await verifyReceipt(r, t, o)).ok).toBe(true);
 
         let mt = t;

@@ -111,6 +111,11 @@ export function createTopupService(deps: TopupServiceDeps) {
       return row ? accountTerms(settings, row.topup_code) : null;
     },
 
+    /** The same terms from the account's top-up code (no query: GET /credits reads the code with the balance). */
+    termsForCode(topupCode: string): Record<string, unknown> | null {
+      return settings ? accountTerms(settings, topupCode) : null;
+    },
+
     /** Throws 503 topup_not_configured while top-ups are disabled. */
     assertEnabled(): void {
       requireCtx();

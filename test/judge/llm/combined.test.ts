@@ -135,9 +135,9 @@ describe("ModelJudge (rules + model)", () => {
   it("its transcript makes a verifiable receipt", async () => {
     allow();
     const out = await new ModelJudge(model, { rules: rules({ constraints: [{ kind: "cap", value: 100n }] }) }).judge(input);
-    const account = loadJudgeKey({});
+    const { signer } = loadJudgeKey({});
     const requestHash = `0x${"11".repeat(32)}` as const;
-    const r = await buildReceipt({ requestHash, transcript: out.transcript, verdict: out.verdict, reasoning: out.reasoning, account });
+    const r = await buildReceipt({ requestHash, transcript: out.transcript, verdict: out.verdict, reasoning: out.reasoning, signer });
     expect((await verifyReceipt({ ...r, requestHash }, out.transcript, out)).ok).toBe(true);
   });
 });
