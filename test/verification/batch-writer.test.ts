@@ -53,7 +53,7 @@ describe("group commit of verification runs", () => {
   it("concurrent runs across accounts share statements; ledgers and balances stay exact", async () => {
     const accounts = await Promise.all(Array.from({ length: 6 }, () => t.createAccount(40)));
     const before = t.runtime.services.verification.writerStats();
-    const results = await Promise.all(accounts.flatMap((a) => Array.from({ length: 12 }, () => t.request("POST", "/api/v1/intent", { key: a.apiKey, body: VERIFY }).then((r) => r.status))));
+    const results = await Promise.all(accounts.flatMap((a) => Array.from({ length: 12 }, () => Promise.resolve(t.request("POST", "/api/v1/intent", { key: a.apiKey, body: VERIFY })).then((r) => r.status))));
     expect(results.every((s) => s === 201)).toBe(true);
     const after = t.runtime.services.verification.writerStats();
     expect(after.runs - before.runs).toBe(72);
@@ -73,8 +73,8 @@ describe("group commit of verification runs", () => {
     const poor = await t.createAccount(3);
     const rich = await t.createAccount(100);
     const statuses = await Promise.all([
-      ...Array.from({ length: 8 }, () => t.request("POST", "/api/v1/intent", { key: poor.apiKey, body: VERIFY }).then((r) => `poor ${r.status}`)),
-      ...Array.from({ length: 8 }, () => t.request("POST", "/api/v1/intent", { key: rich.apiKey, body: VERIFY }).then((r) => `rich ${r.status}`)),
+      ...Array.from({ length: 8 }, () => Promise.resolve(t.request("POST", "/api/v1/intent", { key: poor.apiKey, body: VERIFY })).then((r) => `poor ${r.status}`)),
+      ...Array.from({ length: 8 }, () => Promise.resolve(t.request("POST", "/api/v1/intent", { key: rich.apiKey, body: VERIFY })).then((r) => `rich ${r.status}`)),
     ]);
     expect(statuses.filter((s) => s === "poor 201")).toHaveLength(3);
     expect(statuses.filter((s) => s === "poor 402")).toHaveLength(5);

@@ -97,6 +97,7 @@ export function createTopupService(deps: TopupServiceDeps) {
   let timer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
 
+  const termsByCode = new Map<string, Record<string, unknown>>();
   const service = {
     enabled: ctx !== null,
     disabledReason,
@@ -111,9 +112,18 @@ export function createTopupService(deps: TopupServiceDeps) {
       return row ? accountTerms(settings, row.topup_code) : null;
     },
 
-    /** The same terms from the account's top-up code (no query: GET /credits reads the code with the balance). */
+    /**
+     * The same terms from the account's top-up code (no query: GET /credits reads the code with the balance).
+     * Settings and codes never change, so the terms are built once per code (bounded, oldest dropped first).
+     */
     termsForCode(topupCode: string): Record<string, unknown> | null {
-      return settings ? accountTerms(settings, topupCode) : null;
+      if (!settings) return null;
+      let t = termsByCode.get(topupCode);
+      if (!t) {
+        if (termsByCode.size >= 10_000) termsByCode.delete(termsByCode.keys().next().value as string);
+        termsByCode.set(topupCode, (t = accountTerms(settings, topupCode)));
+      }
+      return t;
     },
 
     /** Throws 503 topup_not_configured while top-ups are disabled. */
