@@ -51,7 +51,14 @@ export function announceCommitted(topic: string, key: string): void {
 function createDispatcher() {
   const subs: ChangeSubscriber[] = [];
   return {
-    subs,
+    subscribe(s: ChangeSubscriber) {
+      subs.push(s);
+      inProcess.add(s);
+    },
+    /** On close: this feed's subscribers stop receiving in-process announcements. */
+    detach() {
+      for (const s of subs) inProcess.delete(s);
+    },
     dispatch(payload: string | undefined) {
       const i = payload?.indexOf(":") ?? -1;
       if (!payload || i <= 0) return;
@@ -79,12 +86,9 @@ export async function pgliteChangeFeed(pglite: Listenable): Promise<ChangeFeed> 
   const unlisten = await pglite.listen(CHANGE_CHANNEL, (payload) => d.dispatch(payload));
   return {
     live: true,
-    subscribe: (s) => {
-      d.subs.push(s);
-      inProcess.add(s);
-    },
+    subscribe: d.subscribe,
     close: async () => {
-      for (const s of d.subs) inProcess.delete(s);
+      d.detach();
       await unlisten();
     },
   };
@@ -144,12 +148,9 @@ export function postgresChangeFeed(url: string, logger?: Logger): ChangeFeed {
     get live() {
       return live;
     },
-    subscribe: (s) => {
-      d.subs.push(s);
-      inProcess.add(s);
-    },
+    subscribe: d.subscribe,
     async close() {
-      for (const s of d.subs) inProcess.delete(s);
+      d.detach();
       closed = true;
       live = false;
       if (timer) clearTimeout(timer);
