@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "pino";
 import type { Metrics } from "../observability/metrics";
 import type { Services } from "../services";
 import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
 import { rateLimit } from "./rate-limit";
+import { bodyLimit } from "./body-limit";
 import { verificationRoutes } from "./routes/verification";
 import { creditsRoutes } from "./routes/credits";
 import { heartbeatRoutes } from "./routes/heartbeats";
