@@ -3,12 +3,13 @@
  * `arbiter_cache`), for in-memory read caches.
  *
  * Invariant the caches rely on: while `live` is true, every change committed after the feed went live is
- * delivered to subscribers. When the feed cannot promise that (the listening connection dropped, PGlite on a
- * worker thread), `live` is false and subscribers' `reset` has been called: caches then read through to
- * the database until the feed is live again, and nothing cached before the gap survives it.
+ * delivered to subscribers. When the feed cannot promise that (the listening connection dropped), `live` is
+ * false and subscribers' `reset` has been called: caches then read through to the database until the feed
+ * is live again, and nothing cached before the gap survives it.
  *
- * - PGlite (in process): notifications are delivered synchronously when the committing statement
- *   completes, before its promise resolves, so a process sees its own writes at once.
+ * - PGlite (in process, or on its worker thread, which returns a statement's notifications in the
+ *   statement's reply): notifications are delivered when the committing statement completes, before its
+ *   promise resolves, so a process sees its own writes at once.
  * - PostgreSQL: one dedicated connection LISTENs (not a pool connection); it reconnects with backoff.
  *   Delivery follows commit by the notification round trip (well under a millisecond on loopback), so
  *   writers in this process also announce their changes in process (announceWrite/announceCommitted).
@@ -72,7 +73,7 @@ function createDispatcher() {
   };
 }
 
-/** A feed that never goes live: caches always read through (PGlite on a worker thread). */
+/** A feed that never goes live: caches always read through (a service built without a database feed). */
 export function offlineChangeFeed(): ChangeFeed {
   return { live: false, subscribe() {}, close: async () => {} };
 }

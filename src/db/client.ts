@@ -6,7 +6,7 @@ import type { DB } from "./schema";
 import { PGliteDialect } from "./pglite-dialect";
 import { startPGliteWorker } from "./pglite-worker";
 import { initPGliteDataDir } from "./pglite-init";
-import { offlineChangeFeed, pgliteChangeFeed, postgresChangeFeed, type ChangeFeed } from "./change-feed";
+import { pgliteChangeFeed, postgresChangeFeed, type ChangeFeed } from "./change-feed";
 
 export type Database = Kysely<DB>;
 
@@ -66,9 +66,9 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     await initPGliteDataDir(opts.dataDir);
   }
   if (opts.pgliteWorker) {
-    const db = new Kysely<DB>({ dialect: new PGliteDialect(await startPGliteWorker(opts.dataDir ?? null, PGLITE_EXTRA_PARAMS)) });
-    // The worker proxy does not relay notifications: caches read through.
-    const changes = offlineChangeFeed();
+    const worker = await startPGliteWorker(opts.dataDir ?? null, PGLITE_EXTRA_PARAMS);
+    const db = new Kysely<DB>({ dialect: new PGliteDialect(worker) });
+    const changes = await pgliteChangeFeed(worker);
     return { db, kind: "pglite", changes, close: closing(db, changes) };
   }
   const { PGlite } = await import("@electric-sql/pglite");

@@ -7,7 +7,8 @@ import { Worker } from "node:worker_threads";
  * each query. Here the database owns a thread of its own and the main thread only posts the SQL and
  * awaits the rows (measured: docs/performance.md "Embedded database on a worker thread").
  *
- * The proxy implements the part of PGlite's API the Kysely dialect uses (query, exec, close, closed).
+ * The proxy implements the part of PGlite's API the Kysely dialect and the change feed use (query, exec,
+ * close, closed, listen).
  * Isolation is unchanged: the dialect still hands out the single session under its FIFO lock.
  */
 export interface PGliteLike {
@@ -15,6 +16,8 @@ export interface PGliteLike {
   exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
   close(): Promise<void>;
   readonly closed: boolean;
+  /** As PGlite's: `cb` runs for each notification on `channel`, before the notifying statement resolves. */
+  listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 // CommonJS source evaluated in the worker (no TypeScript loader is needed there); it loads PGlite from the
@@ -25,22 +28,39 @@ const { PGlite } = require(workerData.module);
 const params = { startParams: [...PGlite.defaultStartParams, ...workerData.extraParams] };
 const db = workerData.dataDir ? new PGlite(workerData.dataDir, params) : new PGlite(params);
 const shape = (r) => (r ? { rows: r.rows, affectedRows: r.affectedRows } : { rows: [], affectedRows: 0 });
-parentPort.on("message", async (m) => {
+// Notifications raised while an operation runs travel back in that operation's reply, so the main thread
+// sees a statement's notifications before the statement's promise resolves, as with PGlite in process.
+let notes = [];
+const listening = new Set();
+let chain = Promise.resolve();
+const handle = async (m) => {
   try {
     await db.waitReady;
     let out = null;
     if (m.op === "query") out = shape(await db.query(m.sql, m.params));
     else if (m.op === "exec") out = shape((await db.exec(m.sql)).at(-1));
-    else if (m.op === "close") { if (!db.closed) await db.close(); }
-    parentPort.postMessage({ id: m.id, ok: true, out });
+    else if (m.op === "listen") {
+      if (!listening.has(m.channel)) {
+        listening.add(m.channel);
+        await db.listen(m.channel, (payload) => notes.push([m.channel, payload]));
+      }
+    } else if (m.op === "close") { if (!db.closed) await db.close(); }
+    const raised = notes;
+    notes = [];
+    parentPort.postMessage({ id: m.id, ok: true, out, notes: raised });
   } catch (e) {
     const err = { message: String((e && e.message) || e), name: (e && e.name) || "Error" };
     if (e && typeof e === "object") for (const [k, v] of Object.entries(e)) if (v === null || ["string", "number", "boolean"].includes(typeof v)) err[k] = v;
-    parentPort.postMessage({ id: m.id, ok: false, err });
+    const raised = notes;
+    notes = [];
+    parentPort.postMessage({ id: m.id, ok: false, err, notes: raised });
   }
-});`;
+};
+// One operation at a time, in arrival order: a reply carries exactly its own operation's notifications.
+parentPort.on("message", (m) => { chain = chain.then(() => handle(m)); });`;
 
-type Reply = { id: number; ok: true; out: { rows: unknown[]; affectedRows?: number } | null } | { id: number; ok: false; err: Record<string, unknown> & { message: string } };
+type Notes = [channel: string, payload: string][];
+type Reply = ({ id: number; ok: true; out: { rows: unknown[]; affectedRows?: number } | null } | { id: number; ok: false; err: Record<string, unknown> & { message: string } }) & { notes: Notes };
 
 export async function startPGliteWorker(dataDir: string | null, extraParams: string[] = []): Promise<PGliteLike> {
   const module = createRequire(import.meta.url).resolve("@electric-sql/pglite");
@@ -50,7 +70,9 @@ export async function startPGliteWorker(dataDir: string | null, extraParams: str
   let closed = false;
   let failure: Error | null = null;
 
+  const listeners = new Map<string, Set<(payload: string) => void>>();
   worker.on("message", (r: Reply) => {
+    for (const [channel, payload] of r.notes) for (const cb of listeners.get(channel) ?? []) cb(payload);
     const p = pending.get(r.id);
     pending.delete(r.id);
     p?.resolve(r);
@@ -65,7 +87,7 @@ export async function startPGliteWorker(dataDir: string | null, extraParams: str
     if (!closed) fail(new Error(`the PGlite worker thread exited (code ${code})`));
   });
 
-  const call = (msg: { op: "query" | "exec" | "close"; sql?: string; params?: unknown[] }) =>
+  const call = (msg: { op: "query" | "exec" | "close" | "listen"; sql?: string; params?: unknown[]; channel?: string }) =>
     new Promise<Reply>((resolve, reject) => {
       if (failure) return reject(failure);
       const id = next++;
@@ -91,6 +113,13 @@ export async function startPGliteWorker(dataDir: string | null, extraParams: str
     },
     get closed() {
       return closed;
+    },
+    async listen(channel, cb) {
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(cb);
+      await call({ op: "listen", channel });
+      return async () => void set.delete(cb);
     },
   };
   await call({ op: "exec", sql: "select 1" }); // surfaces start-up errors (a damaged data directory) here
