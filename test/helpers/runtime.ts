@@ -11,15 +11,16 @@ export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
 /**
  * A real runtime on a real database: PostgreSQL in a fresh schema when DATABASE_URL is set (CI runs the
- * suite both ways), else an in-memory PGlite.
+ * suite both ways), else an in-memory PGlite, on its worker thread as the service runs it unless a test sets
+ * PGLITE_WORKER=false.
  */
 export async function startTestRuntime(opts: { env?: Record<string, string>; overrides?: RuntimeOverrides } = {}) {
   const url = process.env.DATABASE_URL;
   const schema = url ? `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}` : undefined;
-  const database = await openDatabase({ url, schema, dataDir: null });
   const dataDir = mkdtempSync(path.join(tmpdir(), "arbiter-test-"));
   // Property tests send thousands of requests with one key: a high rate limit unless a test sets its own.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ADMIN_TOKEN, PUBLIC_URL: "http://arbiter.test", SANDBOX: "false", RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env });
+  const database = await openDatabase({ url, schema, dataDir: null, pgliteWorker: config.PGLITE_WORKER });
   const runtime = await createRuntime(config, { database, lockDataDir: false, logger: pino({ level: "silent" }), ...opts.overrides });
   const app = runtime.app;
 
