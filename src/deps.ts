@@ -124,6 +124,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       pendingGraceMs: config.VERIFY_RECOVERY_GRACE_MS,
       topupTerms,
+      pipelined: database.pipelined,
     });
     const heartbeats = createHeartbeatService({ db, clock });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
-import { PGliteDialect } from "./pglite-dialect";
+import { PGliteDialect, type PipelinedExecutor } from "./pglite-dialect";
 import { startPGliteWorker } from "./pglite-worker";
 import { initPGliteDataDir } from "./pglite-init";
 import { pgliteChangeFeed, postgresChangeFeed, type ChangeFeed } from "./change-feed";
@@ -22,6 +22,8 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** Committed-change notifications for read caches (src/db/change-feed.ts). */
   changes: ChangeFeed;
+  /** Single autocommit statements posted without waiting for earlier answers (PGlite on its worker only). */
+  pipelined: PipelinedExecutor | null;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const changes = postgresChangeFeed(opts.url);
-    return { db, kind: "postgres", changes, close: closing(db, changes) };
+    return { db, kind: "postgres", changes, pipelined: null, close: closing(db, changes) };
   }
   if (opts.dataDir) {
     mkdirSync(path.dirname(opts.dataDir), { recursive: true });
@@ -67,9 +69,10 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
   }
   if (opts.pgliteWorker) {
     const worker = await startPGliteWorker(opts.dataDir ?? null, PGLITE_EXTRA_PARAMS);
-    const db = new Kysely<DB>({ dialect: new PGliteDialect(worker) });
+    const dialect = new PGliteDialect(worker);
+    const db = new Kysely<DB>({ dialect });
     const changes = await pgliteChangeFeed(worker);
-    return { db, kind: "pglite", changes, close: closing(db, changes) };
+    return { db, kind: "pglite", changes, pipelined: dialect.pipelined, close: closing(db, changes) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const params = { startParams: [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, ...PGLITE_EXTRA_PARAMS] };
@@ -77,7 +80,7 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   const changes = await pgliteChangeFeed(pglite);
-  return { db, kind: "pglite", changes, close: closing(db, changes) };
+  return { db, kind: "pglite", changes, pipelined: null, close: closing(db, changes) };
 }
 
 /**

@@ -15,17 +15,39 @@ import type { PGliteLike } from "./pglite-worker";
 type PGlite = PGliteLike;
 
 /**
+ * Runs one autocommit statement; see PGliteDialect.pipelined. With `prepareAs`, as that named prepared
+ * statement (one name, one text): parsed and planned once per session instead of on every call.
+ */
+export type PipelinedExecutor = (q: CompiledQuery, opts?: { prepareAs?: string }) => Promise<QueryResult<unknown>>;
+
+/**
  * Kysely dialect for PGlite. PGlite is one Postgres session: two interleaved callers would share one
  * transaction. So the driver hands out its single connection under a FIFO lock; a transaction holds it
  * from BEGIN to COMMIT and every other query waits. That gives PGlite the same isolation a pool gives pg.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  private readonly driver: PGliteDriver;
+  constructor(private readonly pglite: PGlite) {
+    this.driver = new PGliteDriver(pglite);
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return this.driver;
+  }
+  /**
+   * A way to run single autocommit statements without waiting for the previous one's answer, when PGlite
+   * runs on a worker thread that executes statements strictly in the order they were posted
+   * (`PGliteLike.ordered`); null otherwise. The session lock is taken only while the statement is posted:
+   * a transaction that holds the session keeps it (the statement is posted after its COMMIT), and one that
+   * begins later is posted, and so executed, after the statement has committed. What this buys: the worker
+   * starts the next statement as soon as it finishes one, instead of idling for the round trip through a
+   * busy event loop (docs/performance.md).
+   */
+  get pipelined(): PipelinedExecutor | null {
+    if (!this.pglite.ordered) return null;
+    return (q, opts) => this.driver.postInOrder(q, opts?.prepareAs);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();
@@ -76,6 +98,23 @@ class PGliteDriver implements Driver {
   }
   async destroy(): Promise<void> {
     if (!this.pglite.closed) await this.pglite.close();
+  }
+  async postInOrder<R>(q: CompiledQuery, prepareAs?: string): Promise<QueryResult<R>> {
+    const release = await this.lock.acquire();
+    let result: Promise<QueryResult<R>>;
+    try {
+      // Both calls post synchronously (PGliteLike.ordered).
+      result =
+        prepareAs && this.pglite.preparedQuery
+          ? this.pglite.preparedQuery<R>(prepareAs, q.sql, q.parameters as unknown[]).then((r) => ({
+              rows: r.rows,
+              ...(r.affectedRows !== undefined ? { numAffectedRows: BigInt(r.affectedRows) } : {}),
+            }))
+          : this.connection.executeQuery<R>(q);
+    } finally {
+      release();
+    }
+    return result;
   }
 }
 

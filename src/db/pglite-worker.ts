@@ -16,6 +16,16 @@ export interface PGliteLike {
   exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
   close(): Promise<void>;
   readonly closed: boolean;
+  /**
+   * True when each call is posted synchronously and statements execute strictly in call order (the worker
+   * proxy); PGlite in process makes no such promise about calls that have not yet reached its mutex.
+   */
+  readonly ordered?: boolean;
+  /**
+   * Runs `sql` as the named prepared statement `name`, prepared on first use: later calls skip parsing,
+   * analysis and description, and reuse PostgreSQL's cached plan. One name must always carry one text.
+   */
+  preparedQuery?<R>(name: string, sql: string, params: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
   /** As PGlite's: `cb` runs for each notification on `channel`, before the notifying statement resolves. */
   listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>>;
 }
@@ -24,7 +34,7 @@ export interface PGliteLike {
 // path resolved here. Errors keep their PostgreSQL fields (code, detail, constraint, ...) across the boundary.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { PGlite } = require(workerData.module);
+const { PGlite, protocol, parse: pgParse } = require(workerData.module);
 const params = { startParams: [...PGlite.defaultStartParams, ...workerData.extraParams] };
 const db = workerData.dataDir ? new PGlite(workerData.dataDir, params) : new PGlite(params);
 const shape = (r) => (r ? { rows: r.rows, affectedRows: r.affectedRows } : { rows: [], affectedRows: 0 });
@@ -33,11 +43,36 @@ const shape = (r) => (r ? { rows: r.rows, affectedRows: r.affectedRows } : { row
 let notes = [];
 const listening = new Set();
 let chain = Promise.resolve();
+// Named prepared statements (see PGliteLike.preparedQuery): parsed, analysed and described once; each call
+// binds and executes. The extended-protocol steps are PGlite.query's, with the statement named.
+const prepared = new Map();
+const step = async (bytes) => (await db.execProtocol(bytes, { syncToFs: false })).messages;
+const preparedQuery = async (name, text, params) => {
+  const S = protocol.serialize;
+  const messages = [];
+  try {
+    let types = prepared.get(name);
+    if (!types) {
+      messages.push(...(await step(S.parse({ name, text }))));
+      types = pgParse.parseDescribeStatementResults(await step(S.describe({ type: "S", name })));
+      prepared.set(name, types);
+    }
+    const values = params.map((v, i) => (v === null || v === undefined ? null : db.serializers[types[i]] ? db.serializers[types[i]](v) : v.toString()));
+    messages.push(...(await step(S.bind({ statement: name, values }))));
+    messages.push(...(await step(S.describe({ type: "P" }))));
+    messages.push(...(await step(S.execute({}))));
+  } finally {
+    messages.push(...(await step(S.sync())));
+  }
+  await db.syncToFs();
+  return pgParse.parseResults(messages, db.parsers)[0];
+};
 const handle = async (m) => {
   try {
     await db.waitReady;
     let out = null;
     if (m.op === "query") out = shape(await db.query(m.sql, m.params));
+    else if (m.op === "prepared") out = shape(await preparedQuery(m.name, m.sql, m.params));
     else if (m.op === "exec") out = shape((await db.exec(m.sql)).at(-1));
     else if (m.op === "listen") {
       if (!listening.has(m.channel)) {
@@ -87,7 +122,7 @@ export async function startPGliteWorker(dataDir: string | null, extraParams: str
     if (!closed) fail(new Error(`the PGlite worker thread exited (code ${code})`));
   });
 
-  const call = (msg: { op: "query" | "exec" | "close" | "listen"; sql?: string; params?: unknown[]; channel?: string }) =>
+  const call = (msg: { op: "query" | "exec" | "close" | "listen" | "prepared"; sql?: string; params?: unknown[]; channel?: string; name?: string }) =>
     new Promise<Reply>((resolve, reject) => {
       if (failure) return reject(failure);
       const id = next++;
@@ -105,6 +140,9 @@ export async function startPGliteWorker(dataDir: string | null, extraParams: str
     async exec(sql: string) {
       return [(await call({ op: "exec", sql }))!];
     },
+    async preparedQuery<R>(name: string, sql: string, params: unknown[]) {
+      return (await call({ op: "prepared", name, sql, params })) as { rows: R[]; affectedRows?: number };
+    },
     async close() {
       if (closed) return;
       await call({ op: "close" }).catch(() => {});
@@ -114,6 +152,7 @@ export async function startPGliteWorker(dataDir: string | null, extraParams: str
     get closed() {
       return closed;
     },
+    ordered: true,
     async listen(channel, cb) {
       let set = listeners.get(channel);
       if (!set) listeners.set(channel, (set = new Set()));

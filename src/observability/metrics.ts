@@ -17,6 +17,18 @@ export function createMetrics() {
     verifications: new Counter({ name: "arbiter_verifications_total", help: "Completed verifications by verdict", labelNames: ["verdict", "source"], registers: [registry] }),
     creditsDebited: new Counter({ name: "arbiter_credits_debited_total", help: "Credits debited", registers: [registry] }),
     creditsRefunded: new Counter({ name: "arbiter_credits_refunded_total", help: "Credits refunded after failed runs", registers: [registry] }),
+    verificationBatchSize: new Histogram({
+      name: "arbiter_verification_write_batch_runs",
+      help: "Completed verification runs written per statement (group commit, src/verification/batch-writer.ts)",
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
+    verificationWriteDuration: new Histogram({
+      name: "arbiter_verification_write_seconds",
+      help: "Time to write one batch of completed verification runs",
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
     creditsToppedUp: new Counter({ name: "arbiter_credits_topped_up_total", help: "Credits bought over x402", registers: [registry] }),
   };
 }

@@ -13,12 +13,20 @@
  *   many succeed as there are credits and one bad run cannot fail the others;
  * - each ledger entry's balance_after is the balance right after its own debit (the batch debits an
  *   account's runs in arrival order).
+ *
+ * Pipelining (PGlite on its worker thread only, `pipelined`): the next batch is posted while the previous
+ * one executes, so the database thread never waits for the event loop to read an answer and post the next
+ * statement. Each batch is still one atomic statement, executed in posting order; a batch's fallback runs
+ * may execute after the next batch, which changes no invariant above (every debit checks the balance it
+ * meets; balance_after is computed where it is written).
  */
-import { sql, type Insertable, type RawBuilder } from "kysely";
+import { createHash } from "node:crypto";
+import { CompiledQuery, sql, type Insertable } from "kysely";
 import type { Database } from "../db/client";
 import type { DB } from "../db/schema";
 import { announceWrite } from "../db/change-feed";
 import { debitOneAndInsert } from "../credits/ledger";
+import type { PipelinedExecutor } from "../db/pglite-dialect";
 
 type Row = Insertable<DB["verifications"]>;
 export interface RunWrite {
@@ -36,11 +44,20 @@ export interface BatchWriterStats {
   largestBatch: number;
 }
 
-export function createVerificationWriter(db: Database, opts: { maxBatch?: number } = {}) {
+/** Where each batch's size and duration are reported (the service's metrics). */
+export interface BatchObserver {
+  batch(runs: number, seconds: number): void;
+}
+
+export function createVerificationWriter(db: Database, opts: { maxBatch?: number; observer?: BatchObserver; pipelined?: PipelinedExecutor | null } = {}) {
   const maxBatch = opts.maxBatch ?? 64;
+  const maxInFlight = opts.pipelined ? 2 : 1;
+  const execute: PipelinedExecutor = opts.pipelined ?? ((q) => db.executeQuery(q));
   let queue: Queued[] = [];
-  let flushing = false;
+  let inFlight = 0;
   let columnTypes: Promise<Map<string, string>> | null = null;
+  // One text (and one prepared-statement name) per batch shape; shapes are few (batch sizes up to maxBatch).
+  const statements = new Map<string, { text: string; name: string }>();
   const stats: BatchWriterStats = { statements: 0, runs: 0, largestBatch: 0 };
 
   // Values in a VALUES list carry no column type: each is cast to its column's type, read once.
@@ -55,6 +72,55 @@ export function createVerificationWriter(db: Database, opts: { maxBatch?: number
         throw e;
       }));
 
+  /**
+   * The batch statement for `n` runs with these columns. Its text depends only on (n, columns), so it is
+   * built once per shape and the values travel as parameters: $1..$4n the debits, then the rows.
+   */
+  const statementFor = (n: number, cols: string[], t: Map<string, string>): { text: string; name: string } => {
+    const key = `${n}|${cols.join(",")}`;
+    const cached = statements.get(key);
+    if (cached) return cached;
+    const ident = (c: string) => {
+      const type = t.get(c);
+      if (!type || !/^[a-z ()0-9,]+$/.test(type) || !/^[a-z_][a-z0-9_]*$/.test(c)) throw new Error(`verification writer: unknown column ${c}`);
+      return { name: `"${c}"`, type };
+    };
+    const columns = cols.map(ident);
+    let p = 0;
+    const param = (type: string) => `cast($${++p} as ${type})`;
+    const requests = Array.from({ length: n }, (_, i) => `(${i}::int, ${param("text")}, ${param("text")}, ${param("text")})`).join(", ");
+    const rows = Array.from({ length: n }, (_, i) => `(${i}::int, ${columns.map((c) => param(c.type)).join(", ")})`).join(", ");
+    const names = columns.map((c) => c.name).join(", ");
+    const text = `
+      with req (ord, account_id, reason, ref) as (values ${requests}),
+      counts as (select account_id, count(*)::int as n from req group by account_id),
+      debit as (
+        update accounts a set credits_remaining = a.credits_remaining - c.n
+        from counts c where a.id = c.account_id and a.credits_remaining >= c.n
+        returning a.id, a.credits_remaining
+      ),
+      ok as (
+        select r.ord, r.account_id, r.reason, r.ref,
+          d.credits_remaining + (c.n - row_number() over (partition by r.account_id order by r.ord))::int as balance_after
+        from req r join debit d on d.id = r.account_id join counts c on c.account_id = r.account_id
+      ),
+      entry as (
+        insert into credit_entries (account_id, delta, balance_after, reason, ref)
+        select account_id, -1, balance_after, reason, ref from ok order by ord
+      ),
+      inserted as (
+        insert into verifications (${names})
+        select ${columns.map((c) => `v.${c.name}`).join(", ")}
+        from (values ${rows}) as v (ord, ${names})
+        where v.ord in (select ord from ok)
+      )
+      select ord, balance_after from ok`;
+    // Named by its text's hash: prepared statements live as long as the session, shared by every writer on it.
+    const statement = { text, name: `arbiter_runs_${createHash("sha256").update(text).digest("hex").slice(0, 24)}` };
+    statements.set(key, statement);
+    return statement;
+  };
+
   async function alone(w: Queued): Promise<void> {
     try {
       w.resolve(await debitOneAndInsert(db, w.debit, "verifications", w.row));
@@ -67,36 +133,13 @@ export function createVerificationWriter(db: Database, opts: { maxBatch?: number
     const t = await types();
     const cols = Object.keys(batch[0].row);
     for (const w of batch) announceWrite("balance", w.debit.accountId);
-    const value = (w: Queued, c: string): RawBuilder<unknown> => {
-      const type = t.get(c);
-      if (!type || !/^[a-z ()0-9,]+$/.test(type)) throw new Error(`verification writer: unknown column ${c}`);
-      return sql`cast(${(w.row as Record<string, unknown>)[c] ?? null} as ${sql.raw(type)})`;
-    };
-    const r = await sql<{ ord: number; balance_after: number }>`
-      with req (ord, account_id, reason, ref) as (
-        values ${sql.join(batch.map((w, i) => sql`(${i}::int, ${w.debit.accountId}::text, ${w.debit.reason}::text, ${w.debit.ref}::text)`))}
-      ), counts as (
-        select account_id, count(*)::int as n from req group by account_id
-      ), debit as (
-        update accounts a set credits_remaining = a.credits_remaining - c.n
-        from counts c where a.id = c.account_id and a.credits_remaining >= c.n
-        returning a.id, a.credits_remaining
-      ), ok as (
-        select r.ord, r.account_id, r.reason, r.ref,
-          d.credits_remaining + (c.n - row_number() over (partition by r.account_id order by r.ord))::int as balance_after
-        from req r join debit d on d.id = r.account_id join counts c on c.account_id = r.account_id
-      ), entry as (
-        insert into credit_entries (account_id, delta, balance_after, reason, ref)
-        select account_id, -1, balance_after, reason, ref from ok order by ord
-      ), inserted as (
-        insert into verifications (${sql.join(cols.map((c) => sql.ref(c)))})
-        select ${sql.join(cols.map((c) => sql.ref(`v.${c}`)))}
-        from (values ${sql.join(batch.map((w, i) => sql`(${i}::int, ${sql.join(cols.map((c) => value(w, c)))})`))}) as v (ord, ${sql.join(cols.map((c) => sql.ref(c)))})
-        where v.ord in (select ord from ok)
-      )
-      select ord, balance_after from ok`.execute(db);
+    const params: unknown[] = [];
+    for (const w of batch) params.push(w.debit.accountId, w.debit.reason, w.debit.ref);
+    for (const w of batch) for (const c of cols) params.push((w.row as Record<string, unknown>)[c] ?? null);
+    const statement = statementFor(batch.length, cols, t);
+    const r = await execute(CompiledQuery.raw(statement.text, params), { prepareAs: statement.name });
     stats.statements++;
-    const done = new Map(r.rows.map((x) => [Number(x.ord), x.balance_after]));
+    const done = new Map((r.rows as { ord: number; balance_after: number }[]).map((x) => [Number(x.ord), x.balance_after]));
     // Accounts short of credit for all their runs in this batch: each run alone, in order.
     for (const [i, w] of batch.entries()) {
       const balance = done.get(i);
@@ -105,29 +148,35 @@ export function createVerificationWriter(db: Database, opts: { maxBatch?: number
     }
   }
 
-  async function flush(): Promise<void> {
-    flushing = true;
-    try {
-      while (queue.length) {
-        const batch = queue.slice(0, maxBatch);
-        queue = queue.slice(batch.length);
-        stats.runs += batch.length;
-        stats.largestBatch = Math.max(stats.largestBatch, batch.length);
-        if (batch.length === 1 || new Set(batch.map((w) => Object.keys(w.row).join())).size > 1) {
-          for (const w of batch) {
-            stats.statements++;
-            await alone(w);
-          }
-          continue;
-        }
-        try {
-          await together(batch);
-        } catch {
-          for (const w of batch) await alone(w);
-        }
+  async function writeBatch(batch: Queued[]): Promise<void> {
+    const started = performance.now();
+    stats.runs += batch.length;
+    stats.largestBatch = Math.max(stats.largestBatch, batch.length);
+    if (batch.length === 1 || new Set(batch.map((w) => Object.keys(w.row).join())).size > 1) {
+      for (const w of batch) {
+        stats.statements++;
+        await alone(w);
       }
-    } finally {
-      flushing = false;
+    } else {
+      try {
+        await together(batch);
+      } catch {
+        for (const w of batch) await alone(w);
+      }
+    }
+    opts.observer?.batch(batch.length, (performance.now() - started) / 1000);
+  }
+
+  /** Starts batches while there is work and room in flight; each finished batch makes room for the next. */
+  function pump(): void {
+    while (queue.length && inFlight < maxInFlight) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      inFlight++;
+      void writeBatch(batch).finally(() => {
+        inFlight--;
+        pump();
+      });
     }
   }
 
@@ -136,7 +185,7 @@ export function createVerificationWriter(db: Database, opts: { maxBatch?: number
     write(w: RunWrite): Promise<number | null> {
       return new Promise((resolve, reject) => {
         queue.push({ ...w, resolve, reject });
-        if (!flushing) void flush();
+        pump();
       });
     },
     stats: (): BatchWriterStats => ({ ...stats }),

@@ -14,6 +14,7 @@ import { splitReference } from "../judge/reference";
 import { buildReceipt } from "../receipts/receipt";
 import type { ReceiptSigner } from "../receipts/signer";
 import { createVerificationWriter } from "./batch-writer";
+import type { PipelinedExecutor } from "../db/pglite-dialect";
 import { detectAction, resolveVenue } from "../venues/registry";
 import type { Facts } from "../venues/types";
 import type { StoredVerification, VerificationResult, VerifyRequest } from "./schemas";
@@ -32,6 +33,8 @@ export interface VerificationDeps {
   topupTerms?: (accountId: string) => Promise<Record<string, unknown> | null>;
   /** How long a PENDING run may stay before recovery refunds it (judge timeout plus margin). */
   pendingGraceMs: number;
+  /** The database's pipelined statement path, when it has one (src/db/pglite-dialect.ts). */
+  pipelined?: PipelinedExecutor | null;
 }
 
 /** Everything a run needs beyond the request: escrow proposals pass pre-computed facts and a note. */
@@ -50,7 +53,15 @@ export interface RunResult extends VerificationResult {
 
 export function createVerificationService(deps: VerificationDeps) {
   const { db, judge, clock, metrics, logger } = deps;
-  const writer = createVerificationWriter(db);
+  const writer = createVerificationWriter(db, {
+    pipelined: deps.pipelined,
+    observer: {
+      batch(runs, seconds) {
+        metrics.verificationBatchSize.observe(runs);
+        metrics.verificationWriteDuration.observe(seconds);
+      },
+    },
+  });
 
   const outOfCredits = async (accountId: string) => {
     const topup = (await deps.topupTerms?.(accountId)) ?? null;
