@@ -22,7 +22,10 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** Committed-change notifications for read caches (src/db/change-feed.ts). */
   changes: ChangeFeed;
-  /** Single autocommit statements posted without waiting for earlier answers (PGlite on its worker only). */
+  /**
+   * Single autocommit statements sent without waiting for earlier answers: PGlite on its worker thread (in
+   * posting order) and PostgreSQL (concurrently, over the pool); null for PGlite on the event loop.
+   */
   pipelined: PipelinedExecutor | null;
   close(): Promise<void>;
 }
@@ -61,7 +64,13 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const changes = postgresChangeFeed(opts.url);
-    return { db, kind: "postgres", changes, pipelined: null, close: closing(db, changes) };
+    // Statements that may run concurrently with earlier ones go straight to the pool; a name makes pg
+    // prepare the statement once per connection.
+    const pipelined: PipelinedExecutor = async (q, o) => {
+      const r = await pool.query({ text: q.sql, values: q.parameters as unknown[], ...(o?.prepareAs ? { name: o.prepareAs } : {}) });
+      return { rows: r.rows, ...(r.rowCount !== null ? { numAffectedRows: BigInt(r.rowCount) } : {}) };
+    };
+    return { db, kind: "postgres", changes, pipelined, close: closing(db, changes) };
   }
   if (opts.dataDir) {
     mkdirSync(path.dirname(opts.dataDir), { recursive: true });
