@@ -34,9 +34,17 @@ export interface PGliteLike {
 // path resolved here. Errors keep their PostgreSQL fields (code, detail, constraint, ...) across the boundary.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
+const v8 = require("node:v8");
+// PostgreSQL's WebAssembly is compiled by V8's baseline compiler only (docs/performance.md "Memory"):
+// optimising it costs ~90 MiB of resident memory for no measurable throughput. The flag is process-wide,
+// so it is set just for this compilation and cleared once the database is ready (the service's own
+// WebAssembly, secp256k1 and keccak, is compiled at import, before, and keeps optimising).
+v8.setFlagsFromString("--liftoff-only");
 const { PGlite, protocol, parse: pgParse } = require(workerData.module);
 const params = { startParams: [...PGlite.defaultStartParams, ...workerData.extraParams] };
 const db = workerData.dataDir ? new PGlite(workerData.dataDir, params) : new PGlite(params);
+const optimiseAgain = () => v8.setFlagsFromString("--no-liftoff-only");
+db.waitReady.then(optimiseAgain, optimiseAgain);
 const shape = (r) => (r ? { rows: r.rows, affectedRows: r.affectedRows } : { rows: [], affectedRows: 0 });
 // Notifications raised while an operation runs travel back in that operation's reply, so the main thread
 // sees a statement's notifications before the statement's promise resolves, as with PGlite in process.
