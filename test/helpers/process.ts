@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { getFreePort } from "../../src/sandbox/anvil";
 import path from "node:path";
 
@@ -43,4 +44,34 @@ export async function startService(env: Record<string, string>, opts: { waitHeal
     if (done) throw new Error(`service exited during start-up:\n${out}`);
   }
   return { child, url, output: () => out, exited };
+}
+
+/** Direct children of a process, from /proc (the service's anvil is one). */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const f = `/proc/${pid}/task/${task}/children`;
+    if (existsSync(f)) out.push(...readFileSync(f, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+  }
+  return out;
+}
+
+export const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Polls `fn` every 100 ms until it returns a truthy value (errors count as not yet). */
+export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => null);
+    if (v) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

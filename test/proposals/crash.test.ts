@@ -9,11 +9,11 @@
  * restart re-broadcasts the stored bytes, the same transaction hash, once.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPublicClient, http, type Address, type Hex } from "viem";
-import { freePort, startService, type ServiceProcess } from "../helpers/process";
+import { alive, childPids, freePort, startService, until, type ServiceProcess } from "../helpers/process";
 import { createFaucet, deriveSandboxAccounts, loadOrCreateSandboxSeed } from "../../src/sandbox";
 import { ERC20, USDC } from "../wallets/helpers";
 
@@ -29,35 +29,6 @@ afterAll(async () => {
   }
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Direct children of a process (anvil is the service's child). */
-function childPids(pid: number): number[] {
-  const out: number[] = [];
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const f = `/proc/${pid}/task/${task}/children`;
-    if (existsSync(f)) out.push(...readFileSync(f, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
-  }
-  return out;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v) return v as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("kill -9 during execution", () => {
   it("restarts and settles by hash: nothing is sent twice", { timeout: 240_000 }, async () => {

@@ -23,7 +23,7 @@
  * The dead process's claim leases (120 s, not configurable) are expired in the database while the service is
  * down instead of being waited out; everything else runs on the wall clock.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { x402Client } from "@x402/core/client";
@@ -33,7 +33,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { ledgerMismatches } from "../../src/credits/ledger";
 import type { Database } from "../../src/db/client";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader, getEip3009Authorization, PAYMENT_REQUIRED_HEADER } from "../../src/x402";
-import { freePort } from "../helpers/process";
+import { alive, childPids, freePort } from "../helpers/process";
 import { call, serviceDatabase, startService, stop, until, type ServiceProcess } from "./helpers";
 
 const TOKEN = parseAbi(["function balanceOf(address) view returns (uint256)", "function authorizationState(address, bytes32) view returns (bool)"]);
@@ -60,24 +60,9 @@ afterAll(async () => {
   await database.cleanup();
 }, 60_000);
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** anvil processes the service runs (its direct children). */
 function anvilsOf(s: ServiceProcess): number[] {
-  const pid = s.child.pid!;
-  const kids: number[] = [];
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const f = `/proc/${pid}/task/${task}/children`;
-    if (existsSync(f)) kids.push(...readFileSync(f, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
-  }
-  return kids.filter((k) => existsSync(`/proc/${k}/comm`) && readFileSync(`/proc/${k}/comm`, "utf8").trim() === "anvil");
+  return childPids(s.child.pid!).filter((k) => existsSync(`/proc/${k}/comm`) && readFileSync(`/proc/${k}/comm`, "utf8").trim() === "anvil");
 }
 
 function anvilOf(s: ServiceProcess): number {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { dropSchema, openDatabase, type DatabaseHandle } from "../../src/db/client";
 import { startService, type ServiceProcess } from "../helpers/process";
+export { until } from "../helpers/process";
 
 export const ADMIN = "resilience-admin-token-0123456789";
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,15 +36,6 @@ export async function stop(svc: ServiceProcess | null, signal: NodeJS.Signals = 
   await svc.exited;
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v) return v as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** JSON request against a running service. */
 export async function call(svc: ServiceProcess, method: string, route: string, opts: { key?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> } = {}) {
