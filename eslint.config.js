@@ -13,4 +13,5 @@ export default tseslint.config(
     },
   },
   { files: ["src/cli.ts", "src/judge/eval/**", "bench/**", "test/**"], rules: { "no-console": "off" } },
+  { files: ["scripts/**/*.mjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
 );

@@ -9,7 +9,8 @@
  * load generator (and, on these machines, with other people's work): read the ratios and CPU/request,
  * not the absolute figures. `--worker` adds the comparison of PGlite on the event loop with PGlite on a
  * worker thread (PGLITE_WORKER), alternating the two round by round (~3 more minutes).
- * BENCH_NODE_OPTIONS is passed to the service as NODE_OPTIONS (e.g. a V8 heap cap, docs/performance.md).
+ * BENCH_NODE_OPTIONS is passed to the service as NODE_OPTIONS (e.g. a V8 heap cap, docs/performance.md);
+ * BENCH_SERVICE_ENV (a JSON object) adds environment variables to the service.
  */
 import { writeFileSync } from "node:fs";
 import { combine, measure, type LoadOptions, type Measured } from "./lib/load";

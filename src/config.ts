@@ -86,6 +86,13 @@ const EnvSchema = z.object({
    */
   PGLITE_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Admission control (src/http/admission.ts): new API requests get 503 `overloaded` while live heap data
+   * fills this share of V8's heap limit (0 = never), and while the bodies of admitted requests exceed
+   * INFLIGHT_BODY_BYTES (default: a sixteenth of the heap limit, at least 4 x BODY_LIMIT_BYTES).
+   */
+  SHED_HEAP_PERCENT: z.coerce.number().min(0).max(100).default(85),
+  INFLIGHT_BODY_BYTES: z.coerce.number().int().min(1024).optional(),
   /** A client must send its request headers within this time, and the whole request within the next (408). */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),

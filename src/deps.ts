@@ -17,6 +17,7 @@ import { createJudge } from "./judge/factory";
 import type { Judge } from "./judge/types";
 import { loadJudgeKey } from "./receipts/judge-key";
 import { createApp } from "./http/app";
+import { watchMemoryPressure } from "./observability/memory-pressure";
 import type { AppEnv } from "./http/types";
 import type { Services } from "./services";
 import { createMcpToolRegistry, type McpToolRegistry } from "./mcp/registry";
@@ -166,6 +167,18 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals, topup: topupService, oauth, embedded: escrow.embedded };
     const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 
+    const memory = watchMemoryPressure({
+      shedAt: config.SHED_HEAP_PERCENT / 100,
+      onChange(shedding, live, limit) {
+        metrics.memoryShedding.set(shedding ? 1 : 0);
+        const fields = { liveMiB: Math.round(live / 1048576), limitMiB: Math.round(limit / 1048576) };
+        if (shedding) logger.warn(fields, "memory pressure: refusing new API requests (503 overloaded) until a collection frees memory");
+        else logger.info(fields, "memory pressure over: admitting requests again");
+      },
+    });
+    metrics.heapLimit.set(memory.limitBytes);
+    cleanups.unshift(() => memory.stop());
+
     const runtime: Runtime = {
       config,
       services,
@@ -191,6 +204,11 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       adminToken,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST },
+      admission: {
+        pressure: memory,
+        bodyBudgetBytes: config.INFLIGHT_BODY_BYTES ?? Math.max(4 * config.BODY_LIMIT_BYTES, Math.floor(memory.limitBytes / 16)),
+        onShed: (reason) => metrics.requestsShed.inc({ reason }),
+      },
       isReady: () => runtime.ready,
       mounts: [
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { buildService, startCommand } from "../../scripts/build.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const ADMIN_TOKEN = "bench-admin-token-0123456789abcdef";
@@ -64,11 +65,13 @@ function databaseEnv(db: DbTarget) {
   };
 }
 
-function spawnTs(script: string, env: Record<string, string>) {
+/** Starts `command` ([node, ...args]); the service gets BENCH_CPU_PROF's flags. */
+function spawnNode(command: string[], env: Record<string, string>, isService = false) {
   let out = "";
   // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (summarise with bench/profile.ts).
-  const prof = process.env.BENCH_CPU_PROF && script === "src/main.ts" ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, "--import", "tsx", script], {
+  const prof = process.env.BENCH_CPU_PROF && isService ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const [node, ...args] = command;
+  const child = spawn(node, [...prof, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -102,7 +105,12 @@ function stopper(child: ChildProcess, exited: Promise<void>, cleanup: () => Prom
   };
 }
 
-/** The real service (`src/main.ts`, what `npm start` runs) with the sandbox chain, rate limiting off. */
+let built: Promise<unknown> | null = null;
+
+/**
+ * The real service with the sandbox chain, rate limiting off: what `npm start` runs (package.json's start
+ * command on src/ bundled by scripts/build.mjs, built once per bench run).
+ */
 export async function startService(db: DbTarget, extraEnv: Record<string, string> = {}): Promise<Proc> {
   const d = databaseEnv(db);
   const [port, rpcPort] = [await freePort(), await freePort()];
@@ -118,9 +126,12 @@ export async function startService(db: DbTarget, extraEnv: Record<string, string
     JUDGE_PROVIDER: "rules",
     RATE_LIMIT_PER_MINUTE: "0",
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    ...(process.env.BENCH_SERVICE_ENV ? (JSON.parse(process.env.BENCH_SERVICE_ENV) as Record<string, string>) : {}),
     ...extraEnv,
   };
-  const p = spawnTs("src/main.ts", env);
+  built ??= buildService({ quiet: true });
+  await built;
+  const p = spawnNode(startCommand(), env, true);
   await waitFor("the service", p.output, p.exited, async () => (await fetch(`${url}/healthz`)).ok);
   return { child: p.child, pid: p.child.pid!, url, output: p.output, stop: stopper(p.child, p.exited, d.cleanup) };
 }
@@ -128,7 +139,7 @@ export async function startService(db: DbTarget, extraEnv: Record<string, string
 /** bench/baseline-server.ts on the same kind of database. */
 export async function startBaseline(db: DbTarget): Promise<Proc> {
   const d = databaseEnv(db);
-  const p = spawnTs("bench/baseline-server.ts", d.env);
+  const p = spawnNode([process.execPath, "--import", "tsx", "bench/baseline-server.ts"], d.env);
   await waitFor("the baseline server", p.output, p.exited, async () => /listening \d+/.test(p.output()));
   const port = /listening (\d+)/.exec(p.output())![1];
   return { child: p.child, pid: p.child.pid!, url: `http://127.0.0.1:${port}`, output: p.output, stop: stopper(p.child, p.exited, d.cleanup) };

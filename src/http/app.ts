@@ -6,6 +6,7 @@ import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
 import { rateLimit } from "./rate-limit";
 import { bodyLimit } from "./body-limit";
+import { admission, type AdmissionOptions } from "./admission";
 import { verificationRoutes } from "./routes/verification";
 import { creditsRoutes } from "./routes/credits";
 import { heartbeatRoutes } from "./routes/heartbeats";
@@ -23,6 +24,8 @@ export interface AppOptions {
   /** Per-credential limit on /api/v1 and /api/mcp (src/http/rate-limit.ts); perMinute 0 or absent = off. */
   rateLimit?: { perMinute: number; burst?: number };
   isReady: () => boolean;
+  /** Load shedding on /api/v1 and /api/mcp (src/http/admission.ts); absent = admit everything. */
+  admission?: Omit<AdmissionOptions, "chunkedBodyBytes">;
   /** Extra mounts from later capabilities (top-ups, MCP, wallets, dashboard), applied in order. */
   mounts?: ((app: Hono<AppEnv>, deps: RouteDeps) => void)[];
   adminMounts?: ((app: Hono<AppEnv>) => void)[];
@@ -66,6 +69,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
       onError: (c) => c.json({ error: "payload_too_large", message: `request bodies are limited to ${opts.bodyLimitBytes} bytes` }, 413),
     }),
   );
+
+  if (opts.admission) {
+    const admit = admission({ ...opts.admission, chunkedBodyBytes: opts.bodyLimitBytes });
+    app.use("/api/v1/*", admit);
+    app.use("/api/mcp", admit);
+  }
 
   app.get("/healthz", (c) => (opts.isReady() ? c.json({ ok: true }, 200) : c.json({ ok: false, error: "starting" }, 503)));
   app.get("/metrics", async (c) => c.text(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));

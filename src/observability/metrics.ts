@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** One registry per service instance (tests build several apps in one process). */
 export function createMetrics() {
@@ -29,6 +29,9 @@ export function createMetrics() {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     }),
+    requestsShed: new Counter({ name: "arbiter_requests_shed_total", help: "API requests refused with 503 overloaded (src/http/admission.ts), by reason", labelNames: ["reason"], registers: [registry] }),
+    memoryShedding: new Gauge({ name: "arbiter_memory_shedding", help: "1 while live heap data is above SHED_HEAP_PERCENT of the heap limit", registers: [registry] }),
+    heapLimit: new Gauge({ name: "arbiter_heap_limit_bytes", help: "V8's heap size limit (--max-old-space-size plus the young generation)", registers: [registry] }),
     creditsToppedUp: new Counter({ name: "arbiter_credits_topped_up_total", help: "Credits bought over x402", registers: [registry] }),
   };
 }

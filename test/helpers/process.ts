@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { getFreePort } from "../../src/sandbox/anvil";
 import path from "node:path";
+import { startCommand } from "../../scripts/build.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -15,11 +16,15 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` as a real process (what `npm start` runs) and waits for /healthz. */
+/**
+ * Starts the service as a real process, exactly as `npm start` does (package.json's start command on the
+ * bundle that test/global-setup.ts built from src/), and waits for /healthz.
+ */
 export async function startService(env: Record<string, string>, opts: { waitHealthy?: boolean } = {}): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const [node, ...args] = startCommand();
+  const child = spawn(node, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../helpers/fake-openai";
-import { startService } from "../helpers/process";
+import { freePort, startService } from "../helpers/process";
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -52,6 +52,29 @@ describe("the service process", () => {
       await again.exited;
     }
   }, 240_000);
+
+  it("runs the bundle npm start builds, with its heap cap: files that live next to their sources are still found", async () => {
+    // The sandbox deploys contracts from src/sandbox/contracts, migrations come from src/db/migrations, the
+    // dashboard serves src/dashboard/public and bundles src/receipts/verify.ts on demand: all located through
+    // import.meta.url, which scripts/build.mjs keeps pointing at each source file.
+    const svc = await startService({ DATA_DIR: tmp(), SANDBOX: "true", SANDBOX_RPC_PORT: String(await freePort()), LOG_LEVEL: "warn" });
+    try {
+      const css = await fetch(`${svc.url}/dashboard/assets/app.css`);
+      expect(css.status).toBe(200);
+      expect(await css.text()).toContain("{");
+      const receiptJs = await fetch(`${svc.url}/dashboard/assets/receipt.js`);
+      expect(receiptJs.status).toBe(200);
+      expect(await receiptJs.text()).toMatch(/export\s*\{[^}]*verifyReceipt/);
+      const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+      const limitMiB = Number(/arbiter_heap_limit_bytes (\d+)/.exec(metrics)![1]) / 1024 / 1024;
+      expect(limitMiB).toBeGreaterThanOrEqual(192);
+      expect(limitMiB).toBeLessThan(300); // V8's default on these machines is ~4 GiB
+      expect(svc.child.spawnargs.join(" ")).toMatch(/dist\/main\.mjs$/);
+    } finally {
+      svc.child.kill("SIGTERM");
+      await svc.exited;
+    }
+  }, 120_000);
 
   it("stops with a clear message on a bad configuration value", async () => {
     const svc = await startService({ DATA_DIR: tmp(), PORT: "70000" }, { waitHealthy: false });

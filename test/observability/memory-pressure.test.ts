@@ -1,0 +1,63 @@
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { watchMemoryPressure } from "../../src/observability/memory-pressure";
+
+// A real full collection on demand: V8's gc(), exposed for this test only.
+setFlagsFromString("--expose-gc");
+const fullGc = runInNewContext("gc") as () => void;
+const settle = () => new Promise((r) => setTimeout(r, 50)); // GC entries reach observers asynchronously
+const MiB = 1024 * 1024;
+
+describe("memory pressure, judged after full garbage collections", () => {
+  it("starts shedding when live data passes shedAt of the limit and stops once a collection frees it", async () => {
+    fullGc();
+    const base = getHeapStatistics().used_heap_size;
+    // A limit 40 MiB above what is live now: 30 MiB more retained puts live data at >= 75% of it.
+    const changes: boolean[] = [];
+    const p = watchMemoryPressure({ shedAt: 0.7, resumeAt: 0.5, limitBytes: base + 40 * MiB, onChange: (s) => changes.push(s) });
+    try {
+      fullGc();
+      await settle();
+      expect(p.shedding).toBe(false);
+      expect(p.liveBytes).toBeGreaterThan(0);
+
+      let retained: number[][] | null = Array.from({ length: 30 }, () => new Array(MiB / 8).fill(1.5));
+      fullGc();
+      await settle();
+      expect(p.shedding).toBe(true);
+      expect(p.liveBytes).toBeGreaterThanOrEqual(base + 25 * MiB);
+      expect(retained.length).toBe(30);
+
+      retained = null;
+      fullGc();
+      await settle();
+      expect(p.shedding).toBe(false);
+      expect(changes).toEqual([true, false]);
+    } finally {
+      p.stop();
+    }
+  });
+
+  it("garbage does not count: a heap full of unreachable objects is not pressure", async () => {
+    fullGc();
+    const p = watchMemoryPressure({ shedAt: 0.7, limitBytes: getHeapStatistics().used_heap_size + 40 * MiB });
+    try {
+      for (let i = 0; i < 60; i++) new Array(MiB / 8).fill(i); // 60 MiB allocated, none of it kept
+      fullGc();
+      await settle();
+      expect(p.shedding).toBe(false);
+    } finally {
+      p.stop();
+    }
+  });
+
+  it("shedAt 0 turns the watch off", async () => {
+    const p = watchMemoryPressure({ shedAt: 0, limitBytes: 1 });
+    fullGc();
+    await settle();
+    expect(p.shedding).toBe(false);
+    expect(p.liveBytes).toBe(0);
+    p.stop();
+  });
+});
