@@ -7,6 +7,8 @@ export function canonicalJson(value: unknown): string {
   return serialize(value);
 }
 
+// Built by concatenation, without intermediate arrays: this runs for every transcript entry of every
+// verification (docs/performance.md). A hole in an array reads as undefined, i.e. null.
 function serialize(v: unknown): string {
   if (v === null) return "null";
   switch (typeof v) {
@@ -20,12 +22,24 @@ function serialize(v: unknown): string {
     case "bigint":
       return JSON.stringify(v.toString());
     case "object": {
-      if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? "null" : serialize(x))).join(",")}]`;
+      if (Array.isArray(v)) {
+        let out = "[";
+        for (let i = 0; i < v.length; i++) {
+          const x: unknown = v[i];
+          out += (i === 0 ? "" : ",") + (x === undefined ? "null" : serialize(x));
+        }
+        return `${out}]`;
+      }
       if (v instanceof Date) return JSON.stringify(v.toISOString());
-      const keys = Object.keys(v as object)
-        .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-        .sort();
-      return `{${keys.map((k) => `${JSON.stringify(k)}:${serialize((v as Record<string, unknown>)[k])}`).join(",")}}`;
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      let out = "{";
+      for (const k of keys) {
+        const x = o[k];
+        if (x === undefined) continue;
+        out += `${out.length === 1 ? "" : ","}${JSON.stringify(k)}:${serialize(x)}`;
+      }
+      return `${out}}`;
     }
     default:
       throw new TypeError(`canonicalJson: unsupported type ${typeof v}`);

@@ -8,6 +8,7 @@ import { hashTypedData, keccak256, recoverTypedDataAddress, toBytes, type Hex } 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { keccak256Fast } from "../../src/lib/keccak";
+import { defaultSecpBackend } from "../../src/receipts/signer";
 import { accountReceiptSigner, keyReceiptSigner, receiptDigester, receiptTypedData, transcriptRoot, outputHash } from "../../src/receipts";
 import { keccakJs } from "../../src/receipts/transcript";
 
@@ -39,10 +40,14 @@ describe("fast receipt signing agrees with viem", () => {
     );
   });
 
-  it("signatures are byte-identical to viem's signTypedData and recover to the judge", async () => {
+  it.runIf(process.platform === "linux" && process.arch === "x64")("the native libsecp256k1 binding is used on linux-x64 (the package ships a prebuilt binary)", () => {
+    expect(defaultSecpBackend).toBe("native");
+  });
+
+  it.each(["native", "wasm"] as const)("%s signatures are byte-identical to viem's signTypedData and recover to the judge", async (backend) => {
     for (let k = 0; k < 5; k++) {
       const key = generatePrivateKey();
-      const fast = keyReceiptSigner(key);
+      const fast = keyReceiptSigner(key, { backend });
       const viem = accountReceiptSigner(privateKeyToAccount(key));
       expect(fast.address).toBe(viem.address);
       for (const m of fc.sample(message, 20)) {
