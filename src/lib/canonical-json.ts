@@ -7,6 +7,19 @@ export function canonicalJson(value: unknown): string {
   return serialize(value);
 }
 
+// Object keys repeat from run to run (transcript kinds, fact names, venue fields): each is quoted once.
+// Bounded, because keys also come from callers' JSON.
+const quotedKeys = new Map<string, string>();
+function quoteKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size >= 4096) quotedKeys.clear();
+    quotedKeys.set(k, q);
+  }
+  return q;
+}
+
 // Built by concatenation, without intermediate arrays: this runs for every transcript entry of every
 // verification (docs/performance.md). A hole in an array reads as undefined, i.e. null.
 function serialize(v: unknown): string {
@@ -37,7 +50,7 @@ function serialize(v: unknown): string {
       for (const k of keys) {
         const x = o[k];
         if (x === undefined) continue;
-        out += `${out.length === 1 ? "" : ","}${JSON.stringify(k)}:${serialize(x)}`;
+        out += `${out.length === 1 ? "" : ","}${quoteKey(k)}:${serialize(x)}`;
       }
       return `${out}}`;
     }
