@@ -159,6 +159,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       limits: { minCredits: config.TOPUP_MIN_CREDITS, maxCredits: config.TOPUP_MAX_CREDITS },
       rails: chooseTopupRails(config, chain),
+      exclusiveDatabase: database.kind === "pglite",
     });
     const topupService = topup;
     cleanups.unshift(() => topupService.stop());
@@ -231,7 +232,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));
     await verification.recoverPending();
     await escrow.start();
-    topupService.start();
+    await topupService.start();
     // Often enough that an interrupted run is refunded soon after its grace period ends.
     const sweepMs = Math.min(60_000, Math.max(1_000, config.VERIFY_RECOVERY_GRACE_MS / 2));
     const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), sweepMs);

@@ -23,6 +23,8 @@ export function stripFenceMarkers(s: string): string {
 }
 
 function cut(s: string, max: number): { text: string; cut: boolean } {
+  // A string never holds more code points than UTF-16 units: most need no splitting at all.
+  if (s.length <= max) return { text: s, cut: false };
   const cps = Array.from(s);
   if (cps.length <= max) return { text: s, cut: false };
   return { text: cps.slice(0, max).join(""), cut: true };

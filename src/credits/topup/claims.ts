@@ -201,6 +201,17 @@ export function createClaimStore(deps: { db: Database; clock: Clock; leaseMs: nu
       await db.deleteFrom("topup_payments").where("id", "=", h.claim.id).where("status", "=", "pending").where("lease_token", "=", h.token).execute();
     },
 
+    /**
+     * Ends every pending claim's lease now. Only for a process that owns the database alone (PGlite, held by
+     * the DATA_DIR lock) at start-up, before it serves: every lease still running then belongs to a process
+     * that died, and waiting it out would only delay crediting (by up to leaseMs).
+     */
+    async expireHeldLeases(): Promise<number> {
+      const now = clock.now();
+      const res = await db.updateTable("topup_payments").set({ lease_until: now }).where("status", "=", "pending").where("lease_until", ">", now).executeTakeFirst();
+      return Number(res.numUpdatedRows);
+    },
+
     /** Ends the lease now, keeping the claim (a retry or the sweep continues at once). */
     async yieldLease(h: HeldClaim): Promise<void> {
       await db

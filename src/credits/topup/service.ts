@@ -36,6 +36,11 @@ export interface TopupServiceDeps {
   pollMs?: number;
   /** Recovery sweep period (default 60 s; 0 = no timer). */
   sweepIntervalMs?: number;
+  /**
+   * No other process can use this database (PGlite behind the DATA_DIR lock): start() ends the leases a
+   * crashed predecessor left, so its interrupted top-ups are finished at once instead of after leaseMs.
+   */
+  exclusiveDatabase?: boolean;
 }
 
 export const notConfigured = (reason: string) => new ServiceError("unavailable", "topup_not_configured", `top-ups are not enabled on this deployment: ${reason}`);
@@ -160,8 +165,13 @@ export function createTopupService(deps: TopupServiceDeps) {
       return sweeping as Promise<{ credited: number; released: number }>;
     },
 
-    start() {
+    /** Call before serving: with an exclusive database it first ends the leases of a dead predecessor. */
+    async start() {
       if (!ctx || timer) return;
+      if (deps.exclusiveDatabase) {
+        const expired = await ctx.claims.expireHeldLeases();
+        if (expired > 0) logger.warn({ claims: expired }, "top-ups interrupted by the previous process's exit: finishing them now");
+      }
       const period = deps.sweepIntervalMs ?? 60_000;
       void service.sweep().catch((err) => logger.error({ err }, "top-up sweep failed"));
       if (period > 0) {
