@@ -7,7 +7,7 @@
  */
 import type { JudgeInput } from "../types";
 
-const PATTERNS: RegExp[] = [
+export const PATTERNS: RegExp[] = [
   /\b(?:ignore|disregard|forget|override|bypass|skip|suspend)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|existing|current|standing|usual|normal|other|policy|risk)?\s*(?:rules?|instructions?|limits?|polic(?:y|ies)|constraints?|checks?|restrictions?|guardrails?|mandate|prompts?)\b/i,
   /\b(?:owner|admin(?:istrator)?|management|finance|compliance|treasury|risk team|the team|ceo|cfo|boss)\s+(?:has\s+|have\s+|had\s+)?(?:already\s+|just\s+|personally\s+|explicitly\s+)?(?:approved|authori[sz]ed|signed[- ]off|okay(?:ed)?|ok'?d|cleared|whitelisted|allowlisted|pre-?approved|confirmed)\b/i,
   /\b(?:i|we)\s+(?:have\s+)?(?:already\s+)?(?:approved|authori[sz]ed|signed off on|cleared|okayed)\b/i,
@@ -36,7 +36,15 @@ function strings(v: unknown, out: string[] = [], depth = 0): string[] {
   return out;
 }
 
+/**
+ * All patterns as one alternation: a text matches it exactly when it matches at least one pattern, so a text
+ * it rejects (nearly every honest one) skips the fifteen separate scans. About 40% cheaper on a
+ * 4,000-character reference (docs/performance.md); the quotes still come from each pattern's own match.
+ */
+export const ANY = new RegExp(PATTERNS.map((re) => `(?:${re.source})`).join("|"), "i");
+
 function claims(text: string): string[] {
+  if (!ANY.test(text)) return [];
   const found: string[] = [];
   for (const re of PATTERNS) {
     const m = re.exec(text);
