@@ -30,7 +30,18 @@ export function mcpMount(opts: McpMountOptions) {
       const auth = await authenticateMcp(c, deps.services.accounts, deps.publicUrl);
       if (!("principal" in auth)) return unauthorized(c, deps.publicUrl, auth.presented);
       c.set("principal", auth.principal);
-      return handleMcpRequest(c.req.raw, auth.principal, mcp);
+      // The body is read here, straight from the socket, and handed over parsed: the SDK reading it from
+      // c.req.raw made @hono/node-server build a full web Request (ReadableStream, AbortController) for every
+      // call (docs/performance.md). Text that is not JSON goes to the SDK as a request that still carries it,
+      // so its answer (406/415 first, then -32700) is exactly the SDK's own.
+      const text = await c.req.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return handleMcpRequest(new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text }), auth.principal, mcp);
+      }
+      return handleMcpRequest(c.req.raw, auth.principal, mcp, parsed);
     });
     app.all(MCP_PATH, () => methodNotAllowed());
   };

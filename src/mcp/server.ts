@@ -59,8 +59,8 @@ export function buildMcpServer(principal: Principal, deps: McpDeps): McpServer {
   return server;
 }
 
-/** Answers one authenticated POST /api/mcp. */
-export async function handleMcpRequest(req: Request, principal: Principal, deps: McpDeps): Promise<Response> {
+/** Answers one authenticated POST /api/mcp; `parsedBody` is the JSON body when the caller already read it. */
+export async function handleMcpRequest(req: Request, principal: Principal, deps: McpDeps, parsedBody?: unknown): Promise<Response> {
   const server = buildMcpServer(principal, deps);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
@@ -68,5 +68,5 @@ export async function handleMcpRequest(req: Request, principal: Principal, deps:
   // object holds a timer or socket (keep-alives are SSE-only), so both are simply garbage. Closing would
   // abort the just-finished handler's AbortController (its bookkeeping is cleared a microtask later) and
   // build a "Connection closed" McpError: two stack captures per request, ~60 us measured under load.
-  return transport.handleRequest(req);
+  return transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
 }

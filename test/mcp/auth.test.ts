@@ -125,6 +125,23 @@ describe("credentials (SPEC 5)", () => {
     }
   });
 
+  it("malformed bodies get the SDK's own answers, in its order: 406 and 415 before a JSON parse error", async () => {
+    const a = await t.createAccount(0);
+    const post = (headers: Record<string, string>, body: string) => fetch(t.mcpUrl, { method: "POST", headers: { "x-api-key": a.apiKey, ...headers }, body });
+    const both = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const notJson = await post(both, "{not json");
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null });
+    expect((await post({ ...both, accept: "application/json" }, "{not json")).status).toBe(406);
+    expect((await post({ ...both, "content-type": "text/plain" }, "{not json")).status).toBe(415);
+    const notRpc = await post(both, "null");
+    expect(notRpc.status).toBe(400);
+    expect((await notRpc.json()).error.code).toBe(-32700);
+    const batch = await post(both, JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }]));
+    expect(batch.status).toBe(200);
+    expect((await batch.json()).map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+  });
+
   it("answers without a session id", async () => {
     const a = await t.createAccount(0);
     const res = await fetch(t.mcpUrl, {
