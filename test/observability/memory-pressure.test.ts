@@ -39,6 +39,27 @@ describe("memory pressure, judged after full garbage collections", () => {
     }
   });
 
+  it("while shedding, it runs a full collection itself, so memory freed by finished work is seen without waiting for V8", async () => {
+    fullGc();
+    const base = getHeapStatistics().used_heap_size;
+    const changes: boolean[] = [];
+    const p = watchMemoryPressure({ shedAt: 0.7, resumeAt: 0.5, limitBytes: base + 40 * MiB, recheckMs: 100, onChange: (s) => changes.push(s) });
+    try {
+      let retained: number[][] | null = Array.from({ length: 30 }, () => new Array(MiB / 8).fill(2.5));
+      fullGc();
+      await settle();
+      expect(p.shedding).toBe(true);
+      expect(retained.length).toBe(30);
+      retained = null; // no gc() from here on: the watch must collect on its own
+      const deadline = Date.now() + 5000;
+      while (p.shedding && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(p.shedding).toBe(false);
+      expect(changes).toEqual([true, false]);
+    } finally {
+      p.stop();
+    }
+  });
+
   it("garbage does not count: a heap full of unreachable objects is not pressure", async () => {
     fullGc();
     const p = watchMemoryPressure({ shedAt: 0.7, limitBytes: getHeapStatistics().used_heap_size + 40 * MiB });
