@@ -9,27 +9,38 @@ const fullGc = runInNewContext("gc") as () => void;
 const settle = () => new Promise((r) => setTimeout(r, 50)); // GC entries reach observers asynchronously
 const MiB = 1024 * 1024;
 
+/**
+ * A watch whose limit is 40 MiB above what is live now, then 30 MiB retained and a full collection: live
+ * data at >= 75% of the limit, so it sheds. `release()` drops the retained data (without collecting).
+ */
+async function shedding(opts: { recheckMs?: number } = {}) {
+  fullGc();
+  const base = getHeapStatistics().used_heap_size;
+  const changes: boolean[] = [];
+  const p = watchMemoryPressure({ shedAt: 0.7, resumeAt: 0.5, limitBytes: base + 40 * MiB, onChange: (s) => changes.push(s), ...opts });
+  try {
+    fullGc();
+    await settle();
+    expect(p.shedding).toBe(false);
+    expect(p.liveBytes).toBeGreaterThan(0);
+    let retained: number[][] | null = Array.from({ length: 30 }, () => new Array(MiB / 8).fill(1.5));
+    fullGc();
+    await settle();
+    expect(p.shedding).toBe(true);
+    expect(p.liveBytes).toBeGreaterThanOrEqual(base + 25 * MiB);
+    expect(retained.length).toBe(30);
+    return { p, changes, release: () => (retained = null) };
+  } catch (err) {
+    p.stop();
+    throw err;
+  }
+}
+
 describe("memory pressure, judged after full garbage collections", () => {
   it("starts shedding when live data passes shedAt of the limit and stops once a collection frees it", async () => {
-    fullGc();
-    const base = getHeapStatistics().used_heap_size;
-    // A limit 40 MiB above what is live now: 30 MiB more retained puts live data at >= 75% of it.
-    const changes: boolean[] = [];
-    const p = watchMemoryPressure({ shedAt: 0.7, resumeAt: 0.5, limitBytes: base + 40 * MiB, onChange: (s) => changes.push(s) });
+    const { p, changes, release } = await shedding();
     try {
-      fullGc();
-      await settle();
-      expect(p.shedding).toBe(false);
-      expect(p.liveBytes).toBeGreaterThan(0);
-
-      let retained: number[][] | null = Array.from({ length: 30 }, () => new Array(MiB / 8).fill(1.5));
-      fullGc();
-      await settle();
-      expect(p.shedding).toBe(true);
-      expect(p.liveBytes).toBeGreaterThanOrEqual(base + 25 * MiB);
-      expect(retained.length).toBe(30);
-
-      retained = null;
+      release();
       fullGc();
       await settle();
       expect(p.shedding).toBe(false);
@@ -40,17 +51,9 @@ describe("memory pressure, judged after full garbage collections", () => {
   });
 
   it("while shedding, it runs a full collection itself, so memory freed by finished work is seen without waiting for V8", async () => {
-    fullGc();
-    const base = getHeapStatistics().used_heap_size;
-    const changes: boolean[] = [];
-    const p = watchMemoryPressure({ shedAt: 0.7, resumeAt: 0.5, limitBytes: base + 40 * MiB, recheckMs: 100, onChange: (s) => changes.push(s) });
+    const { p, changes, release } = await shedding({ recheckMs: 100 });
     try {
-      let retained: number[][] | null = Array.from({ length: 30 }, () => new Array(MiB / 8).fill(2.5));
-      fullGc();
-      await settle();
-      expect(p.shedding).toBe(true);
-      expect(retained.length).toBe(30);
-      retained = null; // no gc() from here on: the watch must collect on its own
+      release(); // no gc() from here on: the watch must collect on its own
       const deadline = Date.now() + 5000;
       while (p.shedding && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(p.shedding).toBe(false);

@@ -193,6 +193,17 @@ describe("kill -9 during x402 top-ups", () => {
     expect(await balance()).toBe(credits);
   }
 
+  /** Nothing had moved for p: its retry settles and credits it once, the `total`th payment since the start. */
+  async function retrySettlesOnce(p: Payment, total: number) {
+    await assertUnpaid(p);
+    const retry = await pay(p);
+    expect(retry.status).toBe(200);
+    credits += 20;
+    expect(retry.body).toMatchObject({ credited: 20, creditsRemaining: credits, payer: p.payer.address, replayed: false });
+    await assertPaidOnce(p, retry.body.txHash as string);
+    await assertChainTotals(total);
+  }
+
   /** payTo received `n` payments and the relayer sent `n` settlements since the start: nothing twice. */
   async function assertChainTotals(n: number) {
     expect((await usdcOf(payTo)) - payToStart).toBe(BigInt(n) * ONE_USDC);
@@ -260,15 +271,7 @@ describe("kill -9 during x402 top-ups", () => {
     await assertChainTotals(1);
   });
 
-  it("step 1, claim written and nothing sent: nothing moved; the retry settles and credits once", { timeout: 120_000 }, async () => {
-    await assertUnpaid(claimed);
-    const retry = await pay(claimed);
-    expect(retry.status).toBe(200);
-    credits += 20;
-    expect(retry.body).toMatchObject({ credited: 20, creditsRemaining: credits, payer: claimed.payer.address, replayed: false });
-    await assertPaidOnce(claimed, retry.body.txHash as string);
-    await assertChainTotals(2);
-  });
+  it("step 1, claim written and nothing sent: nothing moved; the retry settles and credits once", { timeout: 120_000 }, () => retrySettlesOnce(claimed, 2));
 
   it("step 3, credited but never answered: the retry returns the original receipt", { timeout: 120_000 }, async () => {
     const retry = await pay(credited);
@@ -330,15 +333,7 @@ describe("kill -9 during x402 top-ups", () => {
     await assertChainTotals(3);
   });
 
-  it("step 2, lost by the node: the retry settles it once", { timeout: 120_000 }, async () => {
-    await assertUnpaid(lost);
-    const retry = await pay(lost);
-    expect(retry.status).toBe(200);
-    credits += 20;
-    expect(retry.body).toMatchObject({ credited: 20, creditsRemaining: credits, payer: lost.payer.address, replayed: false });
-    await assertPaidOnce(lost, retry.body.txHash as string);
-    await assertChainTotals(4);
-  });
+  it("step 2, lost by the node: the retry settles it once", { timeout: 120_000 }, () => retrySettlesOnce(lost, 4));
 
   it("afterwards: one credited claim and one ledger entry per payment; every ledger sums to its balance", { timeout: 120_000 }, async () => {
     expect(credits).toBe(80);
