@@ -7,7 +7,7 @@ export const sha256Hex = (s: string | Uint8Array): string => createHash("sha256"
 export const keccakCanonical = (value: unknown): Hex => keccak256(toBytes(canonicalJson(value)));
 
 // Random bytes are drawn from the CSPRNG 4 KiB at a time (one call per 128 values instead of one each: a
-// call costs ~10 us on the verification path, docs/performance.md). Each slice is handed out once.
+// call cost 5-13 us on the verification path, docs/performance.md). Each slice is handed out once.
 const POOL = Buffer.alloc(4096);
 let poolOffset = POOL.length;
 
