@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustedProxies } from "./http/client-ip";
 
 /**
  * Every setting comes from the environment and is validated once here; a bad value stops start-up with a
@@ -76,6 +77,11 @@ const EnvSchema = z.object({
   ALLOW_LOOPBACK_FETCH: bool.optional(),
 
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * Reverse proxies / load balancers (comma-separated CIDRs or addresses) whose X-Forwarded-For is believed
+   * for the client address of per-IP throttles (src/http/client-ip.ts). Unset: the socket's peer.
+   */
+  TRUSTED_PROXIES: z.string().optional(),
   /** Requests per minute per API key, OAuth token or top-up code on /api/v1 and /api/mcp; 0 = no limit. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Requests a credential may make at once after a quiet period (default: RATE_LIMIT_PER_MINUTE). */
@@ -136,6 +142,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.ALLOW_LOOPBACK_FETCH && !sandbox) throw new ConfigError("invalid configuration:\n  ALLOW_LOOPBACK_FETCH=true is for the sandbox only (it would let agents make the service call its own host)");
   if (e.SWAP_PROVIDER === "sandbox" && !sandbox) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=sandbox needs the sandbox chain");
   if (e.SWAP_PROVIDER === "0x" && !e.ZEROX_API_KEY) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=0x needs ZEROX_API_KEY");
+  try {
+    parseTrustedProxies(e.TRUSTED_PROXIES);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration:\n  TRUSTED_PROXIES: ${(err as Error).message}`);
+  }
   const host = e.HOST.includes(":") ? `[${e.HOST}]` : e.HOST;
   return {
     ...e,

@@ -17,6 +17,7 @@ import { createJudge } from "./judge/factory";
 import type { Judge } from "./judge/types";
 import { loadJudgeKey } from "./receipts/judge-key";
 import { createApp } from "./http/app";
+import { parseTrustedProxies } from "./http/client-ip";
 import { watchMemoryPressure } from "./observability/memory-pressure";
 import type { AppEnv } from "./http/types";
 import type { Services } from "./services";
@@ -211,6 +212,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         onShed: (reason) => metrics.requestsShed.inc({ reason }),
       },
       isReady: () => runtime.ready,
+      trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),
       mounts: [
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
         oauthMount(oauth),

@@ -26,8 +26,5 @@ export interface DashboardDeps {
   judgeAddress: string;
 }
 
-/** The client address for rate limits: the socket's peer (proxies are not trusted by default). */
-export function clientIp(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? "unknown";
-}
+/** The client address for rate limits: the socket's peer, or per TRUSTED_PROXIES (src/http/client-ip.ts). */
+export { clientIp } from "../http/client-ip";

@@ -5,6 +5,7 @@ import type { Services } from "../services";
 import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
 import { rateLimit } from "./rate-limit";
+import { clientAddress, type TrustedProxies } from "./client-ip";
 import { bodyLimit } from "./body-limit";
 import { admission, type AdmissionOptions } from "./admission";
 import { verificationRoutes } from "./routes/verification";
@@ -24,6 +25,8 @@ export interface AppOptions {
   /** Per-credential limit on /api/v1 and /api/mcp (src/http/rate-limit.ts); perMinute 0 or absent = off. */
   rateLimit?: { perMinute: number; burst?: number };
   isReady: () => boolean;
+  /** Proxies whose X-Forwarded-For gives the client address (TRUSTED_PROXIES); null = the socket's peer. */
+  trustedProxies?: TrustedProxies;
   /** Load shedding on /api/v1 and /api/mcp (src/http/admission.ts); absent = admit everything. */
   admission?: Omit<AdmissionOptions, "chunkedBodyBytes">;
   /** Extra mounts from later capabilities (top-ups, MCP, wallets, dashboard), applied in order. */
@@ -36,6 +39,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const deps: RouteDeps = { services, logger, publicUrl: opts.publicUrl };
   const app = new Hono<AppEnv>();
 
+  if (opts.trustedProxies) app.use("*", clientAddress(opts.trustedProxies));
   app.use("*", async (c, next) => {
     const start = performance.now();
     await next();
