@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { evmAddressSchema } from "../chains/evm/address";
 
 /**
  * SPEC 2.11. Field names of the two enumerations (not shown in SPEC) are `state` (run state) and `mode`;
@@ -18,7 +19,7 @@ export const HeartbeatRequest = z.object({
   mode: z.enum(TRADER_MODES),
   dryRun: z.boolean(),
   venue: z.string().min(1).max(32),
-  walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must match ^0x[0-9a-fA-F]{40}$"),
+  walletAddress: evmAddressSchema("must match ^0x[0-9a-fA-F]{40}$"),
   startedAt: isoTimestamp,
   lastTickAt: isoTimestamp,
   openPositions: z.number().int().min(0).max(1_000_000).default(0),

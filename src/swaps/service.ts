@@ -9,6 +9,7 @@
  * through the pipeline every proposal takes: simulation, limits (against the simulated effects), judge,
  * execution or the owner. The reply is the proposal result plus `swap`.
  */
+import { symbolOrEvmAddressSchema } from "../chains/evm/address";
 import { encodeFunctionData, erc20Abi, formatUnits, getAddress, type Address } from "viem";
 import { z } from "zod";
 import type { Principal } from "../accounts/principal";
@@ -31,8 +32,8 @@ const APPROVAL_GAS = 50_000n;
 const BATCH_GAS = 30_000n;
 
 export const SwapRequest = z.object({
-  sell: z.string().trim().min(1).max(100).describe("A 0x token address, ETH, WETH, USDC, or a symbol of a token the wallet holds on this chain"),
-  buy: z.string().trim().min(1).max(100).describe("A 0x token address, ETH, WETH or USDC"),
+  sell: symbolOrEvmAddressSchema().describe("A 0x token address, ETH, WETH, USDC, or a symbol of a token the wallet holds on this chain"),
+  buy: symbolOrEvmAddressSchema().describe("A 0x token address, ETH, WETH or USDC"),
   amount: z.string().trim().min(1).max(100).describe("Amount to sell in the sell token's whole units, a plain decimal (e.g. \"25.5\")"),
   chain: z.string().trim().min(1).max(40).describe("base or ethereum; must be the wallet's chain"),
   slippageBps: z.number().int("must be an integer").min(1, "must be 1 to 1,000").max(1000, "must be 1 to 1,000").optional().describe("1 to 1,000, default 50: sets the minimum output written into the signed swap"),

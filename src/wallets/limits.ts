@@ -7,7 +7,7 @@
  * 1,000,000,000 USD with at most two decimals; each allowlist holds 1 to 100 entries.
  */
 import { z } from "zod";
-import { getAddress } from "viem";
+import { CHECKSUM_MESSAGE, checkEvmAddress, isAcceptableEvmAddress, looksLikeEvmAddress } from "../chains/evm/address";
 import { NATIVE, type TokenRegistry } from "../chains/evm/tokens";
 
 export const LIMIT_USD_MIN = 0.01;
@@ -19,7 +19,13 @@ const usd = z
   .refine(Number.isFinite, "must be a finite number")
   .refine((n) => n >= LIMIT_USD_MIN && n <= LIMIT_USD_MAX, `must be between ${LIMIT_USD_MIN} and ${LIMIT_USD_MAX} USD`)
   .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "must have at most two decimal places (cents)");
-const list = z.array(z.string().trim().min(1).max(100)).min(1, "must not be empty (omit it for no allowlist)").max(ALLOWLIST_MAX, `at most ${ALLOWLIST_MAX} entries`);
+const entry = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((s) => !looksLikeEvmAddress(s) || isAcceptableEvmAddress(s), CHECKSUM_MESSAGE);
+const list = z.array(entry).min(1, "must not be empty (omit it for no allowlist)").max(ALLOWLIST_MAX, `at most ${ALLOWLIST_MAX} entries`);
 
 /** Limits as sent at creation. */
 export const LimitsInput = z
@@ -70,7 +76,11 @@ export function normaliseLimits(input: LimitsInput, tokens: TokenRegistry): { li
     const out = new Set<string>();
     for (const raw of input.tokenAllowlist) {
       const t = raw.trim();
-      if (/^0x[0-9a-fA-F]{40}$/.test(t)) out.add(getAddress(t.toLowerCase()));
+      if (looksLikeEvmAddress(t)) {
+        const a = checkEvmAddress(t);
+        if (!a.ok) throw new LimitsError(`limits.tokenAllowlist: ${t} ${a.message}`);
+        out.add(a.address);
+      }
       else if (/^(eth|native)$/i.test(t) || t.toLowerCase() === "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee") out.add(NATIVE);
       else {
         const known = tokens.bySymbol(t);
@@ -87,8 +97,9 @@ export function normaliseLimits(input: LimitsInput, tokens: TokenRegistry): { li
     const out = new Set<string>();
     for (const raw of input.recipientAllowlist) {
       const r = raw.trim();
-      if (!/^0x[0-9a-fA-F]{40}$/.test(r)) throw new LimitsError(`limits.recipientAllowlist: "${r.slice(0, 60)}" is not a 0x address`);
-      out.add(getAddress(r.toLowerCase()));
+      const a = checkEvmAddress(r);
+      if (!a.ok) throw new LimitsError(a.reason === "shape" ? `limits.recipientAllowlist: "${r.slice(0, 60)}" is not a 0x address` : `limits.recipientAllowlist: ${r} ${a.message}`);
+      out.add(a.address);
     }
     limits.recipientAllowlist = [...out];
   }

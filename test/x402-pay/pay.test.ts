@@ -33,6 +33,7 @@ async function connect(key: string): Promise<Client> {
 }
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 const data = (r: CallToolResult) => JSON.parse(/```json\n([\s\S]*)\n```$/.exec(text(r))![1]);
+const call2 = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
 const call = async (c: Client, args: Record<string, unknown>) => (await c.callTool({ name: "escrow_pay_x402", arguments: args })) as CallToolResult;
 const paid = (name: string, price: bigint, over: Partial<Parameters<ResourceServer["routes"]["set"]>[1]> = {}) => {
   const payTo = freshAddress();
@@ -119,6 +120,20 @@ describe("escrow_pay_x402", () => {
     const listed = await c.callTool({ name: "list_escrow_transactions", arguments: { wallet: w.id } });
     expect(data(listed as CallToolResult).transactions).toEqual([]);
     expect(await t.credits(a.apiKey)).toBe(5);
+  });
+
+  it("refuses terms whose payTo has a wrong EIP-55 checksum (issue 18, attack 8): nothing recorded, charged or paid", async () => {
+    const { a, c, w } = await setup("autonomous");
+    const { url, payTo } = paid("mistyped", 10_000n);
+    const flipped = payTo.replace(/[a-f]/, (ch) => ch.toUpperCase());
+    const advertised = flipped !== payTo ? flipped : payTo.replace(/[A-F]/, (ch) => ch.toLowerCase());
+    rs.routes.get("mistyped")!.advertisedPayTo = advertised;
+    const r = await call(c, { wallet: w.id, url, maxAmount: "1" });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^propose_failed: the resource's payTo 0x[0-9a-fA-F]{40} has mixed case but a wrong EIP-55 checksum/);
+    expect(data(await call2(c, "list_escrow_transactions", { wallet: w.id })).transactions).toEqual([]);
+    expect(await t.credits(a.apiKey)).toBe(5);
+    expect(await t.usdcOf(payTo)).toBe(0n);
   });
 
   it("lets the wallet's limits block a payment for free", async () => {

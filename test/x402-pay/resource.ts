@@ -32,6 +32,8 @@ export interface PaidRoute {
   /** Answer 402 to the signed payment without settling it. */
   refuse?: boolean;
   maxTimeoutSeconds?: number;
+  /** payTo exactly as the terms advertise it (e.g. a mistyped checksum); default: the checksummed payTo. */
+  advertisedPayTo?: string;
 }
 
 export interface ResourceServer {
@@ -53,7 +55,8 @@ export async function startResourceServer(facilitator: Facilitator): Promise<Res
     if (!route) return c.json({ error: "not_found" }, 404);
     const h = hits.get(c.req.param("name")) ?? { paid: 0, unpaid: 0 };
     hits.set(c.req.param("name"), h);
-    const requirements = buildUsdcPaymentRequirements({ amount: route.price, payTo: route.payTo, maxTimeoutSeconds: route.maxTimeoutSeconds ?? 120 });
+    const built = buildUsdcPaymentRequirements({ amount: route.price, payTo: route.payTo, maxTimeoutSeconds: route.maxTimeoutSeconds ?? 120 });
+    const requirements = route.advertisedPayTo ? { ...built, payTo: route.advertisedPayTo } : built;
     const required = (error: string) => buildPaymentRequired({ accepts: [requirements], resource: { url: c.req.url, description: "test resource", mimeType: "application/json" }, error });
     const ask = (error: string, extra: Record<string, string> = {}) => c.json(required(error), 402, { [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(required(error)), ...extra });
     const header = c.req.header(PAYMENT_SIGNATURE_HEADER);

@@ -9,11 +9,12 @@
  */
 import { getAddress, type Address } from "viem";
 import { z } from "zod";
+import { CHECKSUM_MESSAGE, evmAddressSchema } from "../../chains/evm/address";
 import type { PaymentRequirements, ResourceInfo } from "@x402/core/types";
 import { decodePaymentRequiredHeader, PAYMENT_REQUIRED_HEADER } from "../requirements";
 import type { GuardedResponse } from "../../net/ssrf-fetch";
 
-const addr = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const addr = evmAddressSchema();
 const Option = z.object({
   scheme: z.string(),
   network: z.string(),
@@ -90,7 +91,12 @@ function candidates(terms: ResourceTerms, opts: PickOptions): PaymentRequirement
   const out: PaymentRequirements[] = [];
   for (const raw of terms.accepts) {
     const o = Option.safeParse(raw);
-    if (!o.success) continue;
+    if (!o.success) {
+      // A mistyped address in the terms is refused outright: paying its lower-cased form pays a stranger.
+      const bad = o.error.issues.find((i) => i.message === CHECKSUM_MESSAGE);
+      if (bad) throw new TermsError(`the resource's ${bad.path.join(".")} ${String((raw as Record<string, unknown>)[String(bad.path[0])]).slice(0, 42)} ${CHECKSUM_MESSAGE}: refused`);
+      continue;
+    }
     const extra = o.data.extra ?? {};
     if (o.data.scheme !== "exact" || o.data.network !== opts.network) continue;
     if (extra.assetTransferMethod !== undefined && extra.assetTransferMethod !== "eip3009") continue;
