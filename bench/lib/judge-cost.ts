@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { buildJudgeInput } from "../../src/judge/eval/cli";
 import { parseCases } from "../../src/judge/eval/score";
 import { RulesJudge } from "../../src/judge/rules/judge";
@@ -6,7 +7,8 @@ import type { JudgeInput } from "../../src/judge/types";
 import { detectAction, resolveVenue } from "../../src/venues/registry";
 import { splitReference } from "../../src/judge/reference";
 
-export const JUDGE_CASES = "/work/shared/judge-cases/dev.jsonl";
+/** The labelled cases committed with the repository (a copy of the public dev set). */
+export const JUDGE_CASES = fileURLToPath(new URL("../../test/fixtures/judge-cases/public-dev.jsonl", import.meta.url));
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 

@@ -27,7 +27,7 @@ export interface JudgeCase {
   tags: string[];
 }
 
-export const DEV_CASES: JudgeCase[] = readFileSync(new URL("../../../shared/judge-cases/dev.jsonl", import.meta.url), "utf8")
+export const DEV_CASES: JudgeCase[] = readFileSync(new URL("../fixtures/judge-cases/public-dev.jsonl", import.meta.url), "utf8")
   .trim()
   .split("\n")
   .map((l) => JSON.parse(l) as JudgeCase);

@@ -50,4 +50,24 @@ describe("judge:eval CLI", () => {
     expect(await main([file([allowCase]), "--json"])).toBe(0);
     expect(JSON.parse(lines[0])).toMatchObject({ cases: 1, correct: 1, unsafeAllows: [] });
   });
+
+  it("scores several files, a held-out fold, and fails below a floor", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((s: string) => void lines.push(s));
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const other = Array.from({ length: 10 }, (_, i): JudgeCase => ({ ...c, id: `o${i}`, intent: `${c.intent} (${i})` }));
+    const files = [file([c]), file(other)];
+    expect(await main([...files, "--json"], async () => "BLOCK")).toBe(0);
+    expect(JSON.parse(lines.pop() as string)).toMatchObject({ cases: 11, correct: 11 });
+    expect(await main([...files, "--json", "--fold", "2/5"], async () => "BLOCK")).toBe(0);
+    const held = JSON.parse(lines.pop() as string) as { cases: number };
+    expect(await main([...files, "--json", "--train=2/5"], async () => "BLOCK")).toBe(0);
+    const rest = JSON.parse(lines.pop() as string) as { cases: number };
+    expect(held.cases + rest.cases).toBe(11);
+    expect(await main([...files, "--floor", "0.5"], async () => "ESCALATE")).toBe(1);
+    expect(await main([...files, "--floor", "0"], async () => "ESCALATE")).toBe(0);
+    expect(await main([files[0], files[0]], async () => "BLOCK")).toBe(2);
+    expect(await main([files[0], "--fold", "6/5"])).toBe(2);
+    expect(await main([files[0], "--bogus"])).toBe(2);
+  });
 });
