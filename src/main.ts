@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from "./config";
 import { createRuntime } from "./deps";
 import { DataDirLockedError } from "./db/datadir-lock";
+import { AnvilPortInUseError } from "./sandbox/anvil";
 import { listen } from "./server";
 
 async function main() {
@@ -21,6 +22,14 @@ async function main() {
     if (e instanceof DataDirLockedError) {
       console.error(`arbiter: ${e.message}`);
       process.exit(3);
+    }
+    if (e instanceof AnvilPortInUseError) {
+      console.error(
+        `arbiter: the sandbox chain (anvil) cannot listen on ${e.host}:${e.port}: another process already uses that port ` +
+          `(another Arbiter or anvil?). Stop it, or set SANDBOX_RPC_PORT to a free port, e.g. SANDBOX_RPC_PORT=${e.port + 1} npm start ` +
+          `(0 picks a free port).`,
+      );
+      process.exit(4);
     }
     throw e;
   }

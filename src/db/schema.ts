@@ -66,8 +66,8 @@ export interface HeartbeatsTable {
   instance_id: string;
   name: string;
   version: string;
-  state: string;
-  mode: string;
+  state: string | null;
+  mode: string | null;
   dry_run: boolean;
   venue: string;
   wallet_address: string;

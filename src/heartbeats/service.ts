@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { Principal } from "../accounts/principal";
 import type { Clock } from "../lib/clock";
-import type { HeartbeatRecord, HeartbeatRequest } from "./schemas";
+import { UNKNOWN, type HeartbeatRecord, type HeartbeatRequest } from "./schemas";
 
 /** A trader that has not reported for this long is shown as stale. */
 export const HEARTBEAT_STALE_MS = 5 * 60_000;
@@ -15,8 +15,8 @@ export function createHeartbeatService({ db, clock }: { db: Database; clock: Clo
         instance_id: hb.instanceId.toLowerCase(),
         name: hb.name,
         version: hb.version,
-        state: hb.state,
-        mode: hb.mode,
+        state: hb.state ?? hb.status ?? null,
+        mode: hb.mode ?? null,
         dry_run: hb.dryRun,
         venue: hb.venue,
         wallet_address: hb.walletAddress,
@@ -29,11 +29,18 @@ export function createHeartbeatService({ db, clock }: { db: Database; clock: Clo
         note: hb.note ?? null,
         received_at: clock.now(),
       };
-      const { account_id: _a, instance_id: _i, ...update } = row;
+      const { account_id: _a, instance_id: _i, state: _s, mode: _m, ...update } = row;
+      // A heartbeat without a run state or mode keeps the last one reported ("unknown" only until then).
       await db
         .insertInto("heartbeats")
         .values(row)
-        .onConflict((oc) => oc.columns(["account_id", "instance_id"]).doUpdateSet(update))
+        .onConflict((oc) =>
+          oc.columns(["account_id", "instance_id"]).doUpdateSet((eb) => ({
+            ...update,
+            state: eb.fn.coalesce("excluded.state", "heartbeats.state"),
+            mode: eb.fn.coalesce("excluded.mode", "heartbeats.mode"),
+          })),
+        )
         .execute();
       return { ok: true };
     },
@@ -45,8 +52,8 @@ export function createHeartbeatService({ db, clock }: { db: Database; clock: Clo
         instanceId: r.instance_id,
         name: r.name,
         version: r.version,
-        state: r.state as HeartbeatRecord["state"],
-        mode: r.mode as HeartbeatRecord["mode"],
+        state: (r.state ?? UNKNOWN) as HeartbeatRecord["state"],
+        mode: (r.mode ?? UNKNOWN) as HeartbeatRecord["mode"],
         dryRun: r.dry_run,
         venue: r.venue,
         walletAddress: r.wallet_address,

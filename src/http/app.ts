@@ -95,7 +95,22 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   app.route("/admin/v1", adminRoutes({ ...deps, adminToken: opts.adminToken }, opts.adminMounts));
 
-  app.notFound((c) => c.json({ error: "not_found" }, 404));
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length === 0) return c.json({ error: "not_found" }, 404);
+    c.header("Allow", allow.join(", "));
+    return c.json({ error: "method_not_allowed", message: `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(" or ")}` }, 405);
+  });
   app.onError((err, c) => errorResponse(c, err, logger));
   return app;
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The methods some route (not middleware) answers on this path: a wrong method is 405 with `Allow`, not 404. */
+function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+  return METHODS.filter((m) => {
+    const [matches] = app.router.match(m, path);
+    return matches.some(([[, route]]) => route.method !== "ALL");
+  });
 }

@@ -110,6 +110,17 @@ function isPortFree(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** Another process already listens on the port anvil was told to use (the operator can pick another). */
+export class AnvilPortInUseError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`anvil cannot listen on ${host}:${port}: address already in use`);
+    this.name = "AnvilPortInUseError";
+  }
+}
+
 /** Children to kill synchronously if this Node process exits without stopping them. */
 const liveChildren = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -221,7 +232,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
   /** Spawn one process and wait until it answers. Resolves with whether the old state is gone. */
   const spawnOnce = async (): Promise<{ stateLost: boolean }> => {
     // Otherwise the readiness probe could be answered by whatever already listens there.
-    if (!(await isPortFree(host, port))) throw new Error(`anvil cannot listen on ${host}:${port}: address already in use`);
+    if (!(await isPortFree(host, port))) throw new AnvilPortInUseError(host, port);
     const { stateLost } = opts.stateFile ? prepareStateFile(opts.stateFile, logger) : { stateLost: true };
     stderrTail = "";
     const c = spawn(bin, args(port), { stdio: ["ignore", "ignore", "pipe"] });

@@ -8,10 +8,17 @@ import { ACTION_FAMILIES } from "../venues/types";
 export const ReferenceInput = z.object({ source: z.string().optional(), excerpt: z.string() });
 
 export const VerifyRequest = z.object({
-  intent: z.string({ error: "intent is required" }).refine((s) => s.trim().length > 0, { message: "intent is required" }).describe("The owner's rules, in plain language."),
+  intent: z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "intent is required" : "must be a string (the owner's rules in plain language)") })
+    .refine((s) => s.trim().length > 0, { message: "intent is required" }).describe("The owner's rules, in plain language."),
   action: z
-    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
-      error: (iss) => (iss.input === undefined || iss.input === null ? "action is required" : "must be a non-empty string or a JSON object"),
+    .union([z.string(), z.record(z.string(), z.unknown())], {
+      error: (iss) =>
+        iss.input === undefined || iss.input === null
+          ? "action is required"
+          : Array.isArray(iss.input)
+            ? "must be a non-empty string or a JSON object, not an array (wrap a list, e.g. {\"calls\": [...]})"
+            : "must be a non-empty string or a JSON object",
     })
     .refine((a) => (typeof a === "string" ? a.trim().length > 0 : true), { message: "action is required" })
     .describe("The proposed action: a plain-English string, or the venue's native payload as an object."),
@@ -20,6 +27,17 @@ export const VerifyRequest = z.object({
   preset: z.string().max(100).optional().describe("Judge prompt: generic (default), trading, payments, escrow. Unknown values fall back to generic."),
 });
 export type VerifyRequest = z.infer<typeof VerifyRequest>;
+
+/**
+ * SPEC 4.1/7 sentences for a missing or blank intent or action; any other problem with them (a number for
+ * `intent`, an array for `action`) is invalid_input naming the field. Shared by HTTP and MCP.
+ */
+export function verifyRequestIssue(issue: { path: PropertyKey[]; message: string }): { error: string; message?: string } | null {
+  const field = issue.path[0];
+  if ((field === "intent" || field === "action") && issue.message === `${field} is required`) return { error: `${field} is required` };
+  if (field === "intent" || field === "action") return { error: "invalid_input", message: `${field}: ${issue.message}` };
+  return null;
+}
 
 export const Verdict = z.enum(["ALLOW", "BLOCK", "ESCALATE"]).nullable();
 

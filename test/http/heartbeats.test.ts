@@ -94,4 +94,28 @@ describe("trader heartbeat", () => {
     const res = await t.request("POST", "/api/v1/trader/heartbeat", { key: a.apiKey, body: beat({ name: "n".repeat(64), note: "x".repeat(280), openPositions: 0, venue: "v".repeat(32) }) });
     expect(res.status).toBe(200);
   });
+
+  it("accepts exactly the 13 fields of SPEC 2.11; run state and mode read unknown until reported", async () => {
+    const a = await t.createAccount(0);
+    const { state: _s, mode: _m, ...spec } = beat();
+    expect(Object.keys(spec)).toHaveLength(13);
+    const res = await t.request("POST", "/api/v1/trader/heartbeat", { key: a.apiKey, body: spec });
+    expect(res.status).toBe(200);
+    const list = async () => (await (await t.request("GET", "/api/v1/trader/heartbeats", { key: a.apiKey })).json()).traders;
+    expect((await list())[0]).toMatchObject({ instanceId: spec.instanceId, state: "unknown", mode: "unknown" });
+    // `status` is another name for the run state; a later beat without either keeps the last one reported.
+    await t.request("POST", "/api/v1/trader/heartbeat", { key: a.apiKey, body: { ...spec, status: "paused_out_of_credits", mode: "production" } });
+    expect((await list())[0]).toMatchObject({ state: "paused_out_of_credits", mode: "production" });
+    await t.request("POST", "/api/v1/trader/heartbeat", { key: a.apiKey, body: { ...spec, openPositions: 7 } });
+    expect((await list())[0]).toMatchObject({ state: "paused_out_of_credits", mode: "production", openPositions: 7 });
+  });
+
+  it("refuses state and status that disagree, and an unknown status", async () => {
+    const a = await t.createAccount(0);
+    for (const body of [beat({ state: "running", status: "error" }), beat({ state: undefined, status: "asleep" })]) {
+      const res = await t.request("POST", "/api/v1/trader/heartbeat", { key: a.apiKey, body });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toContain("status");
+    }
+  });
 });

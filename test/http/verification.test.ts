@@ -58,7 +58,8 @@ describe("POST /api/v1/intent", () => {
     ["unparseable JSON", { raw: "{not json" }, "invalid JSON body"],
     ["missing intent", { body: { action: "x" } }, "intent is required"],
     ["blank intent", { body: { intent: "   ", action: "x" } }, "intent is required"],
-    ["intent of wrong type", { body: { intent: 5, action: "x" } }, "intent is required"],
+    ["intent of wrong type", { body: { intent: 5, action: "x" } }, "invalid_input"],
+    ["an array action", { body: { intent: "rules", action: [{ type: "order" }] } }, "invalid_input"],
     ["missing action", { body: { intent: "rules" } }, "action is required"],
     ["null action", { body: { intent: "rules", action: null } }, "action is required"],
     ["blank action", { body: { intent: "rules", action: "  \n" } }, "action is required"],
@@ -73,6 +74,27 @@ describe("POST /api/v1/intent", () => {
       expect(credits.creditsRemaining).toBe(3);
     });
   }
+
+  it("says a numeric intent must be a string and an array action is neither a string nor an object", async () => {
+    const acct = await t.createAccount(1);
+    const a = await (await t.request("POST", "/api/v1/intent", { key: acct.apiKey, body: { intent: 42, action: "x" } })).json();
+    expect(a).toEqual({ error: "invalid_input", message: "intent: must be a string (the owner's rules in plain language)" });
+    const b = await (await t.request("POST", "/api/v1/intent", { key: acct.apiKey, body: { intent: "rules", action: ["buy", "BTC"] } })).json();
+    expect(b.error).toBe("invalid_input");
+    expect(b.message).toMatch(/^action: must be a non-empty string or a JSON object, not an array/);
+  });
+
+  it("405 with Allow for a wrong method on a known route; 404 stays for unknown routes", async () => {
+    const acct = await t.createAccount(1);
+    const res = await t.request("GET", "/api/v1/intent", { key: acct.apiKey });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect((await res.json()).error).toBe("method_not_allowed");
+    const del = await t.request("DELETE", "/api/v1/intent/abc", { key: acct.apiKey });
+    expect(del.status).toBe(405);
+    expect(del.headers.get("allow")).toBe("GET");
+    expect((await t.request("GET", "/api/v1/nothing-here", { key: acct.apiKey })).status).toBe(404);
+  });
 
   it("400 invalid_input naming the field for a numeric action or a non-object context", async () => {
     const acct = await t.createAccount(1);

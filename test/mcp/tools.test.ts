@@ -91,7 +91,6 @@ describe("verify_intent", () => {
   const invalid: [string, Record<string, unknown>, string][] = [
     ["missing intent", { action: "buy 1 BTC" }, "intent is required"],
     ["blank intent", { intent: "  \n", action: "buy 1 BTC" }, "intent is required"],
-    ["intent of the wrong type", { intent: 7, action: "buy 1 BTC" }, "intent is required"],
     ["missing action", { intent: "Only buy BTC." }, "action is required"],
     ["null action", { intent: "Only buy BTC.", action: null }, "action is required"],
     ["blank action", { intent: "Only buy BTC.", action: "   " }, "action is required"],
@@ -103,6 +102,19 @@ describe("verify_intent", () => {
       expect(r.isError).toBe(true);
       expect(textOf(r)).toBe(message);
       expect(r.structuredContent).toEqual({ error: message });
+      expect(await balanceOf(t, key)).toBe(3);
+    });
+  }
+
+  for (const [name, args, field] of [
+    ["a numeric intent", { intent: 7, action: "buy 1 BTC" }, "intent: must be a string"],
+    ["an array action", { intent: "Only buy BTC.", action: [{ to: "0xabc" }] }, "action: must be a non-empty string or a JSON object, not an array"],
+  ] as const) {
+    it(`isError invalid_input naming the field for ${name}, no credit charged`, async () => {
+      const { client, key } = await account(3);
+      const r = await client.callTool({ name: "verify_intent", arguments: args });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toContain(`invalid_input: ${field}`);
       expect(await balanceOf(t, key)).toBe(3);
     });
   }

@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -80,5 +81,20 @@ describe("the service process", () => {
     const svc = await startService({ DATA_DIR: tmp(), PORT: "70000" }, { waitHealthy: false });
     expect(await svc.exited).toBe(2);
     expect(svc.output()).toMatch(/invalid configuration:\n\s+PORT: .*70000/);
+  }, 60_000);
+
+  it("an anvil port clash stops with a hint to set SANDBOX_RPC_PORT, not a stack trace", async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", () => r()));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const svc = await startService({ DATA_DIR: tmp(), SANDBOX_RPC_PORT: String(port) }, { waitHealthy: false });
+      expect(await svc.exited).toBe(4);
+      expect(svc.output()).toContain(`cannot listen on 127.0.0.1:${port}`);
+      expect(svc.output()).toContain("SANDBOX_RPC_PORT");
+      expect(svc.output()).not.toMatch(/\n\s+at /);
+    } finally {
+      busy.close();
+    }
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { render } from "../views/render";
 
 type Trader = HeartbeatRecord;
 
-const STATE_CLASS: Record<string, string> = { running: "s-ok", starting: "s-busy", paused_out_of_credits: "s-held", stopping: "s-muted", error: "s-bad" };
+const STATE_CLASS: Record<string, string> = { running: "s-ok", starting: "s-busy", paused_out_of_credits: "s-held", stopping: "s-muted", error: "s-bad", unknown: "s-muted" };
 
 export function TraderState(p: { t: Pick<Trader, "state" | "stale"> }) {
   if (p.t.stale) return <span class="status s-bad">stale (last state: {p.t.state.replace(/_/g, " ")})</span>;

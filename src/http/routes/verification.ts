@@ -1,16 +1,9 @@
 import { Hono } from "hono";
 import { parseBody } from "../body";
-import { VerifyRequest } from "../../verification/schemas";
+import { VerifyRequest, verifyRequestIssue } from "../../verification/schemas";
 import type { AppEnv, RouteDeps } from "../types";
 
-/** SPEC 4.1 names a sentence for a missing intent or action; other fields fail as invalid_input. */
-const verifyIssue = (issue: { path: PropertyKey[]; message: string }) => {
-  const field = issue.path[0];
-  if (field === "intent") return { error: "intent is required" };
-  if (field === "action" && issue.message === "action is required") return { error: "action is required" };
-  if (field === "action") return { error: "invalid_input", message: `action: ${issue.message}` };
-  return null;
-};
+const verifyIssue = verifyRequestIssue;
 
 export function verificationRoutes({ services }: RouteDeps) {
   const app = new Hono<AppEnv>();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MCP_VENUE_ENUM } from "../../venues/registry";
-import { VerifyRequest, type VerificationResult } from "../../verification/schemas";
+import { VerifyRequest, verifyRequestIssue, type VerificationResult } from "../../verification/schemas";
 import { validate, type IssueMapper } from "../../http/body";
 import { defineTool } from "../types";
 import { ok, short } from "../results";
@@ -40,14 +40,7 @@ const VerifyIntentInput = z.object({
     .describe("Optional venue adapter for an object action (evm is an alias of ethereum). Omit it to detect the venue from the payload's shape."),
 });
 
-/** SPEC 4.1/7 sentences for intent and action; anything else names the field as invalid_input. */
-const verifyIssue: IssueMapper = (issue) => {
-  const field = issue.path[0];
-  if (field === "intent") return { error: "intent is required" };
-  if (field === "action" && issue.message === "action is required") return { error: "action is required" };
-  if (field === "action") return { error: "invalid_input", message: "action: must be a non-empty string or a JSON object" };
-  return null;
-};
+const verifyIssue: IssueMapper = verifyRequestIssue;
 
 const withoutUndefined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
