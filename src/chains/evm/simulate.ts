@@ -17,48 +17,10 @@ import type { EvmChain } from "./chain";
 import { RpcError } from "./chain";
 import { extractChanges, logsFromCallFrame, type CallFrame, type RawChange, type RawLog } from "./effects";
 import { NATIVE } from "./tokens";
+import type { AssetChange, SimulationReport, SimulationStatus } from "../types";
 import { BatchExecutorAbi } from "../../sandbox/contracts";
 
-export type SimulationStatus = "clean" | "reverted" | "unavailable";
-
-export interface AssetChange {
-  direction: "in" | "out";
-  assetType: "native" | "erc20" | "erc721" | "erc1155";
-  changeType: "transfer" | "approval" | "approval_for_all";
-  symbol: string;
-  name: string;
-  /** Token contract, or "native" for ETH. */
-  contractAddress: string;
-  rawAmount: string;
-  decimals: number;
-  amount: string;
-  /** Null when the asset has no known price (never guessed). */
-  usdValue: number | null;
-  counterparty: string;
-  logoUrl: string | null;
-  /** Approvals only: 2^256-1 style grants. */
-  unlimited?: boolean;
-}
-
-export interface SimulationReport {
-  ok: boolean;
-  status: SimulationStatus;
-  /** True when `changes` come from the declared input because the chain could not simulate. */
-  declared: boolean;
-  wouldRevert: boolean;
-  /** Revert reason or simulator failure; "" when none. */
-  error: string;
-  caip2: string;
-  changes: AssetChange[];
-  /** Sum of the priced transfers out / in (approvals excluded: they move nothing yet). */
-  totalUsdOut: number;
-  totalUsdIn: number;
-  gasUsed: string;
-  logsExcerpt: string[];
-  warnings: string[];
-  simulatedAt: string;
-  provider: string;
-}
+export type { AssetChange, SimulationReport, SimulationStatus };
 
 export interface SimulationTx {
   from: Address;

@@ -32,7 +32,7 @@ export class MasterKey {
     return `[MasterKey ${this.kid}]`;
   }
 
-  wrap(secret: Buffer, aad: string): Envelope {
+  wrap(secret: Uint8Array, aad: string): Envelope {
     const dek = randomBytes(32);
     try {
       return { v: 1, alg: "A256GCM", kid: this.kid, dek: seal(this.key, dek, aad), key: seal(dek, secret, aad) };
@@ -53,7 +53,7 @@ export class MasterKey {
   }
 }
 
-function seal(key: Buffer, plain: Buffer, aad: string) {
+function seal(key: Buffer, plain: Uint8Array, aad: string) {
   const iv = randomBytes(12);
   const c = createCipheriv("aes-256-gcm", key, iv);
   c.setAAD(Buffer.from(aad, "utf8"));

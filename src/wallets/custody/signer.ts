@@ -11,14 +11,9 @@ import { randomBytes } from "node:crypto";
 import { bytesToHex, type Address, type Hex, type SignedAuthorization, type TransactionSerializable, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { MasterKey, type Envelope } from "./envelope";
+import type { KeyHandle } from "../../chains/custody";
 
-/** What a custodian needs to find a wallet's key: the wallet id and address plus its stored reference. */
-export interface KeyHandle {
-  walletId: string;
-  address: string;
-  /** Opaque to the services: for the local keystore, the JSON envelope. */
-  keyRef: string;
-}
+export type { KeyHandle };
 
 export interface WalletSigner {
   /** Shown as the wallet's `provider`. */
