@@ -16,7 +16,7 @@ import { playgroundRoutes } from "./pages/playground";
 import { traderRoutes } from "./pages/traders";
 import { accountRoutes } from "./pages/account";
 import { escrowRoutes } from "./pages/escrow";
-import { oauthConsentRoutes } from "./pages/oauth-consent";
+import { oauthConsentRoutes, oauthPreflight } from "./pages/oauth-consent";
 import { connectedClientRoutes } from "./pages/connected-clients";
 import { embeddedRoutes } from "./pages/embedded-wallet";
 import { escrowEnabled } from "./escrow";
@@ -62,6 +62,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.route("/assets", assetRoutes(deps.logger));
   app.use("*", originGuard(deps.publicUrl));
   app.route("/", authRoutes(deps));
+  app.use("/oauth/authorize", oauthPreflight(deps));
 
   app.use("*", requireSession(deps.auth));
   app.use("*", sessionCsrf);

@@ -154,6 +154,29 @@ describe("authorization code with PKCE", () => {
     expect(back.searchParams.get("code")).toBeNull();
   });
 
+  it("refuses a bad client, redirect URI or PKCE before anyone is asked to sign in", async () => {
+    const { challenge } = pkcePair();
+    // Unknown client, no PKCE: an error page, no sign-in redirect, no redirect to the URI it names.
+    const unknown = await t.app.request(authorizeQuery(t, { clientId: "cli_0000000000000000", redirectUri: "https://evil.example/cb", challenge: "", extra: { code_challenge_method: "" } }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get("location")).toBeNull();
+    const html = await unknown.text();
+    expect(html).toContain("unknown client_id");
+    expect(html).not.toContain("evil.example");
+    // A registered client with an unregistered redirect URI: the same, signed out.
+    const badUri = await t.app.request(authorizeQuery(t, { clientId, redirectUri: "https://evil.example/cb", challenge }));
+    expect(badUri.status).toBe(400);
+    expect(badUri.headers.get("location")).toBeNull();
+    expect(await badUri.text()).toContain("not one the application registered");
+    // A registered client and URI without PKCE: the error goes back to the client, still without sign-in.
+    const noPkce = await t.app.request(authorizeQuery(t, { clientId, redirectUri: REDIRECT, challenge: "" }));
+    expect(noPkce.status).toBe(200);
+    const back = returnUrl(await noPkce.text());
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get("error")).toBe("invalid_request");
+    expect(back.searchParams.get("error_description")).toMatch(/PKCE/);
+  });
+
   it("consent needs a signed-in owner and the session's CSRF token", async () => {
     const { challenge } = pkcePair();
     const path = authorizeQuery(t, { clientId, redirectUri: REDIRECT, challenge });

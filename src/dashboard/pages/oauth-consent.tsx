@@ -7,7 +7,7 @@
  * a 303: the dashboard's CSP has `form-action 'self'`, and browsers apply it to redirects after a form
  * submission, so a redirect to the client's loopback or https address would be blocked.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { Scope } from "../../accounts/principal";
 import type { AuthorizeCheck, AuthorizeParams } from "../../oauth/authorize";
 import { AUTHORIZE_PARAMS } from "../../oauth/authorize";
@@ -124,6 +124,22 @@ function paramsFrom(get: (k: string) => string | undefined): AuthorizeParams {
     if (v !== undefined) p[k] = v;
   }
   return p;
+}
+
+/**
+ * Runs before sign-in is required: a request whose client, redirect URI or PKCE is wrong fails now (an error
+ * page, or the error sent back to a registered redirect URI), instead of after the owner signed in.
+ */
+export function oauthPreflight(deps: DashboardDeps): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    if (c.req.method !== "GET") return next();
+    const all = c.req.queries();
+    const duplicated = AUTHORIZE_PARAMS.filter((k) => (all[k]?.length ?? 0) > 1);
+    const check = await deps.services.oauth.checkAuthorization(paramsFrom((k) => c.req.query(k)), duplicated);
+    if (check.ok) return next();
+    if (check.redirect) return c.html(<ReturnPage url={check.redirect} allowed={false} why={check.message} />);
+    return render(c, { title: "Authorization refused", status: 400 }, <Notice kind="error">{check.message}</Notice>);
+  };
 }
 
 export function oauthConsentRoutes(deps: DashboardDeps) {
