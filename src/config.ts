@@ -76,6 +76,17 @@ const EnvSchema = z.object({
   /** Tests and the sandbox only: lets escrow_pay_x402 reach loopback hosts. Refused outside the sandbox. */
   ALLOW_LOOPBACK_FETCH: bool.optional(),
 
+  /** Webhooks (docs/webhooks.md): how often each process looks for due deliveries. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** First retry delay after a failed delivery; later ones double (with jitter) up to 2 hours, for 24 hours. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  /** An endpoint is disabled after this many failed deliveries in a row (or one that failed for 24 hours). */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** One delivery's whole exchange (connect, headers, body). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A trader that has sent no heartbeat for this long is stale (dashboard, `trader.stale`). */
+  TRADER_STALE_MS: z.coerce.number().int().min(1_000).default(5 * 60_000),
+
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
   /**
    * Reverse proxies / load balancers (comma-separated CIDRs or addresses) whose X-Forwarded-For is believed

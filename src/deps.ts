@@ -42,6 +42,8 @@ import { createTopupCreditsTool } from "./mcp/tools/topup";
 import { createTrading } from "./swaps/wiring";
 import { createOAuthService } from "./oauth/service";
 import { oauthMount } from "./oauth/routes";
+import { createWebhookService } from "./webhooks/service";
+import { createInsightsService } from "./insights/service";
 
 /** Secrets and values never written to logs. */
 export const LOG_REDACT = [
@@ -128,7 +130,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       topupTerms,
       pipelined: database.pipelined,
     });
-    const heartbeats = createHeartbeatService({ db, clock });
+    const heartbeats = createHeartbeatService({ db, clock, staleMs: config.TRADER_STALE_MS });
 
     // Escrow wallets: the Base chain (sandbox anvil in DATA_DIR, or BASE_RPC_URL), the local keystore
     // custodian (keys sealed with MASTER_KEY or DATA_DIR/master-key, mode 0600), wallets and proposals.
@@ -166,7 +168,40 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     cleanups.unshift(() => topupService.stop());
     // OAuth 2.1 for the MCP endpoint: consent in the dashboard, opaque tokens stored hashed (docs/oauth.md).
     const oauth = createOAuthService({ db, clock, logger, publicUrl: config.PUBLIC_URL });
-    const services: Services = { accounts, credits, verification, heartbeats, wallets: escrow.wallets, proposals: escrow.proposals, topup: topupService, oauth, embedded: escrow.embedded };
+    // Webhooks: events are recorded by database triggers with the change itself; delivery is claimed
+    // background work in every process (docs/webhooks.md).
+    const webhooks = createWebhookService({
+      db,
+      clock,
+      logger,
+      masterKey,
+      publicUrl: config.PUBLIC_URL,
+      pollMs: config.WEBHOOK_POLL_MS,
+      traderStaleMs: config.TRADER_STALE_MS,
+      delivery: {
+        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+        disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        leaseMs: Math.max(60_000, 3 * config.WEBHOOK_TIMEOUT_MS),
+        batch: 20,
+        fetch: { allowHttp: config.sandbox, allowLoopback: config.sandbox && config.ALLOW_LOOPBACK_FETCH === true },
+      },
+    });
+    cleanups.unshift(() => webhooks.stop());
+    const insights = createInsightsService({ db, clock });
+    const services: Services = {
+      accounts,
+      credits,
+      verification,
+      heartbeats,
+      wallets: escrow.wallets,
+      proposals: escrow.proposals,
+      topup: topupService,
+      oauth,
+      embedded: escrow.embedded,
+      webhooks: webhooks.endpoints,
+      insights,
+    };
     const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 
     const memory = watchMemoryPressure({
@@ -235,6 +270,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     await verification.recoverPending();
     await escrow.start();
     await topupService.start();
+    webhooks.start();
     // Often enough that an interrupted run is refunded soon after its grace period ends.
     const sweepMs = Math.min(60_000, Math.max(1_000, config.VERIFY_RECOVERY_GRACE_MS / 2));
     const sweep = setInterval(() => void verification.recoverPending().catch((err) => logger.error({ err }, "recovery sweep failed")), sweepMs);

@@ -7,6 +7,8 @@ import type { ProposalsService } from "./proposals/service";
 import type { TopupService } from "./credits/topup";
 import type { OAuthService } from "./oauth/service";
 import type { EmbeddedCustody } from "./wallets/custody/embedded-service";
+import type { EndpointService } from "./webhooks/endpoints";
+import type { InsightsService } from "./insights/service";
 
 /** The service verbs the transports (HTTP, MCP, dashboard) may call. Built in deps.ts. */
 export interface Services {
@@ -23,4 +25,8 @@ export interface Services {
   oauth: OAuthService;
   /** Self-custodial (embedded) safe wallets: SIWE connection and owner-signed confirmations (dashboard only). */
   embedded: EmbeddedCustody;
+  /** The owner's webhook endpoints, their delivery log and the low-credit threshold (src/webhooks). */
+  webhooks: EndpointService;
+  /** Time series for the dashboard's charts (src/insights). */
+  insights: InsightsService;
 }

@@ -10,6 +10,7 @@ export interface AccountsTable {
   credits_remaining: number;
   topup_code: string;
   created_at: Generated<Date>;
+  credits_low_threshold: Generated<number | null>;
 }
 
 export interface ApiKeysTable {
@@ -79,6 +80,7 @@ export interface HeartbeatsTable {
   credits_remaining: number;
   note: string | null;
   received_at: Timestamp;
+  stale_notified_at: Generated<Date | null>;
 }
 
 export interface OauthTokensTable {
@@ -281,6 +283,63 @@ export interface EmbeddedConfirmationsTable {
   tx_hash: string | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  secret: Json;
+  previous_secret: Json | null;
+  previous_secret_until: Date | null;
+  paused_at: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  consecutive_failures: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  payload: Json;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  account_id: string;
+  status: Generated<"pending" | "delivered" | "failed">;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  give_up_at: Generated<Date>;
+  created_at: Generated<Date>;
+}
+
+export interface HeartbeatSamplesTable {
+  account_id: string;
+  instance_id: string;
+  sampled_at: Timestamp;
+  total_exposure_usd: number;
+  daily_realized_pnl_usd: number;
+  open_positions: number;
+}
+
+export interface WalletBalanceSamplesTable {
+  wallet_id: string;
+  account_id: string;
+  sampled_at: Timestamp;
+  balance_usd: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -301,4 +360,9 @@ export interface DB {
   oauth_refresh_tokens: OauthRefreshTokensTable;
   siwe_challenges: SiweChallengesTable;
   embedded_confirmations: EmbeddedConfirmationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  heartbeat_samples: HeartbeatSamplesTable;
+  wallet_balance_samples: WalletBalanceSamplesTable;
 }

@@ -6,7 +6,7 @@ import { UNKNOWN, type HeartbeatRecord, type HeartbeatRequest } from "./schemas"
 /** A trader that has not reported for this long is shown as stale. */
 export const HEARTBEAT_STALE_MS = 5 * 60_000;
 
-export function createHeartbeatService({ db, clock }: { db: Database; clock: Clock }) {
+export function createHeartbeatService({ db, clock, staleMs = HEARTBEAT_STALE_MS }: { db: Database; clock: Clock; staleMs?: number }) {
   return {
     /** Upserts the one record per (account, instanceId). */
     async record(principal: Principal, hb: HeartbeatRequest): Promise<{ ok: true }> {
@@ -65,7 +65,7 @@ export function createHeartbeatService({ db, clock }: { db: Database; clock: Clo
         creditsRemaining: r.credits_remaining,
         note: r.note ?? undefined,
         receivedAt: new Date(r.received_at).toISOString(),
-        stale: now - new Date(r.received_at).getTime() > HEARTBEAT_STALE_MS,
+        stale: now - new Date(r.received_at).getTime() > staleMs,
       }));
     },
   };
