@@ -19,9 +19,11 @@ interface FormValues {
 
 const EMPTY: FormValues = { intent: "", action: "", format: "text", venue: "", preset: "generic", context: "" };
 
-const EXAMPLES: Record<string, { label: string; values: FormValues }> = {
+/** Built-in examples, each with the verdict it is there to show (test/dashboard/playground-examples.test.ts runs them). */
+export const EXAMPLES: Record<string, { label: string; shows: "ALLOW" | "BLOCK" | "ESCALATE"; values: FormValues }> = {
   transfer: {
     label: "A USDC payment",
+    shows: "ALLOW",
     values: {
       ...EMPTY,
       preset: "payments",
@@ -29,15 +31,41 @@ const EXAMPLES: Record<string, { label: string; values: FormValues }> = {
       action: "Send 20 USDC on Base to 0x1111111111111111111111111111111111111111 for invoice 42.",
     },
   },
+  stranger: {
+    label: "A payment to a stranger",
+    shows: "BLOCK",
+    values: {
+      ...EMPTY,
+      preset: "payments",
+      intent: "Pay invoices of at most 50 USDC, only to 0x1111111111111111111111111111111111111111.",
+      action: "Send 20 USDC on Base to 0x2222222222222222222222222222222222222222 for invoice 43.",
+    },
+  },
   order: {
     label: "A perp order",
+    shows: "ALLOW",
     values: {
       ...EMPTY,
       preset: "trading",
       format: "json",
       venue: "hyperliquid",
-      intent: "Trade only BTC and ETH perps, at most $2,000 notional per order, leverage at most 3x. No market orders.",
+      intent: "Trade only BTC and ETH perps, at most $2,000 notional per order. No market orders.",
       action: JSON.stringify({ type: "order", orders: [{ a: 0, b: true, p: "60000", s: "0.01", r: false, t: { limit: { tif: "Gtc" } } }], grouping: "na" }, null, 2),
+      // Hyperliquid orders name assets by index: the context says which asset 0 is, and its price.
+      context: JSON.stringify({ assets: { "0": "BTC", "1": "ETH" }, prices: { BTC: 60000, ETH: 3000 } }, null, 2),
+    },
+  },
+  oversized: {
+    label: "An order over the cap",
+    shows: "BLOCK",
+    values: {
+      ...EMPTY,
+      preset: "trading",
+      format: "json",
+      venue: "hyperliquid",
+      intent: "Trade only BTC and ETH perps, at most $2,000 notional per order. No market orders.",
+      action: JSON.stringify({ type: "order", orders: [{ a: 0, b: true, p: "60000", s: "0.05", r: false, t: { limit: { tif: "Gtc" } } }], grouping: "na" }, null, 2),
+      context: JSON.stringify({ assets: { "0": "BTC", "1": "ETH" }, prices: { BTC: 60000, ETH: 3000 } }, null, 2),
     },
   },
 };
@@ -55,7 +83,7 @@ function Form(p: { csrf: string; v: FormValues; error?: string; balance: number 
         {Object.entries(EXAMPLES).map(([k, e], i) => (
           <>
             {i > 0 && " · "}
-            <a href={`/dashboard/playground?example=${k}`}>{e.label}</a>
+            <a href={`/dashboard/playground?example=${k}`}>{e.label}</a> <span class="muted">({e.shows})</span>
           </>
         ))}
       </p>
@@ -125,7 +153,7 @@ export function toVerifyRequest(v: FormValues): { ok: true; req: VerifyRequest }
     } catch {
       return { ok: false, error: "The action is not valid JSON. Fix it, or choose “Plain text”." };
     }
-    if (typeof action !== "object" || action === null) return { ok: false, error: "A JSON action must be an object or an array." };
+    if (typeof action !== "object" || action === null || Array.isArray(action)) return { ok: false, error: "A JSON action must be an object (wrap a list in one, e.g. {\"calls\": [...]})." };
   }
   let context: unknown;
   if (v.context.trim()) {
