@@ -1,0 +1,461 @@
+/**
+ * The sandbox Solana ledger: one litesvm instance plus what a real cluster adds around it and litesvm
+ * does not model, so clients see realistic behaviour:
+ * - blockhash expiry: litesvm knows exactly one blockhash and never expires it on its own. Here every
+ *   landed transaction advances the slot and issues a new blockhash; a blockhash is valid for 150 slots
+ *   after the slot it was issued in (Agave's MAX_PROCESSING_AGE), durable-nonce transactions are checked
+ *   against the nonce account instead;
+ * - signature statuses with the slot a transaction landed in (litesvm's history has no slot);
+ * - preflight: a transaction that fails simulation is refused without landing (unless skipPreflight),
+ *   pre-execution failures (unknown blockhash, duplicate, unfunded fee payer) never land;
+ * - persistence: after every state change the whole state (litesvm snapshot + this file's tables) is
+ *   written to one file (temp file + rename), before the caller hears the result, so a transaction whose
+ *   signature anyone saw survives a kill -9 of the process.
+ *
+ * Invariant: everything that changes state goes through `send`, `airdrop` or `writeAccounts`, each of which
+ * persists before returning.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { FailedTransactionMetadata, LiteSVM, TransactionMetadata, Clock } from "litesvm";
+import {
+  getBase58Decoder,
+  getBase58Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  lamports,
+  type Address,
+  type Blockhash,
+  type EncodedAccount,
+  type MaybeEncodedAccount,
+  type Transaction,
+} from "@solana/kit";
+import { errorMessage, failureToJson, type TxErrorJson } from "./errors";
+
+export const MAX_PROCESSING_AGE = 150n;
+const SYSTEM_PROGRAM = "11111111111111111111111111111111";
+const MAGIC = Buffer.from("ARBSOL01");
+const HISTORY_LIMIT = 5_000;
+
+export interface LandedTx {
+  signature: string;
+  slot: bigint;
+  blockTime: number;
+  err: TxErrorJson | null;
+  fee: bigint;
+  /** The wire transaction, base64 (the explorer and getTransaction read it back). */
+  wire: string;
+  logs: string[];
+  accounts: string[];
+  preBalances: bigint[];
+  postBalances: bigint[];
+  unitsConsumed: bigint;
+}
+
+export interface SimulationResult {
+  err: TxErrorJson | null;
+  logs: string[];
+  unitsConsumed: bigint;
+  /** Post-state of the writable accounts litesvm reports; others are unchanged by definition. */
+  postAccounts: Map<string, EncodedAccount>;
+  innerInstructions: { index: number; instructions: { programIdIndex: number; accounts: number[]; data: Uint8Array; stackHeight: number }[] }[];
+  returnData: { programId: string; data: Uint8Array } | null;
+}
+
+/** A transaction refused before landing (preflight or pre-execution checks), in Agave's terms. */
+export class SendRefused extends Error {
+  constructor(
+    readonly err: TxErrorJson,
+    readonly simulation: SimulationResult | null,
+  ) {
+    super(`Transaction simulation failed: ${errorMessage(err)}`);
+    this.name = "SendRefused";
+  }
+}
+
+export type HoldMode = "land" | "drop" | null;
+
+interface PersistedTables {
+  v: 1;
+  genesisHash: string;
+  blockhashes: [string, string][];
+  statuses: [string, string, TxErrorJson | null][];
+  history: (Omit<LandedTx, "slot" | "fee" | "preBalances" | "postBalances" | "unitsConsumed"> & { slot: string; fee: string; preBalances: string[]; postBalances: string[]; unitsConsumed: string })[];
+}
+
+const b58enc = getBase58Decoder(); // bytes -> string
+const b58dec = getBase58Encoder(); // string -> bytes
+const txDecoder = getTransactionDecoder();
+const messageDecoder = getCompiledTransactionMessageDecoder();
+
+export interface OpenLedgerOptions {
+  /** Snapshot file; absent = in memory only. */
+  file?: string;
+  genesisHash: string;
+  /** Runs on a fresh ledger (not on a restored one): mints, faucet balances. */
+  init?: (ledger: SvmLedger) => void;
+}
+
+export class SvmLedger {
+  readonly genesisHash: string;
+  private svm: LiteSVM;
+  private readonly file: string | undefined;
+  /** blockhash -> slot it was issued in. */
+  private readonly blockhashes = new Map<string, bigint>();
+  private readonly statuses = new Map<string, { slot: bigint; err: TxErrorJson | null }>();
+  private readonly history: LandedTx[] = [];
+  private readonly listeners = new Set<(tx: LandedTx) => void>();
+  private readonly slotListeners = new Set<(slot: bigint) => void>();
+  hold: HoldMode = null;
+  heldSends = 0;
+
+  private constructor(svm: LiteSVM, o: OpenLedgerOptions, tables: PersistedTables | null) {
+    this.svm = configure(svm);
+    this.file = o.file;
+    this.genesisHash = tables?.genesisHash ?? o.genesisHash;
+    if (tables) {
+      for (const [h, s] of tables.blockhashes) this.blockhashes.set(h, BigInt(s));
+      for (const [sig, s, err] of tables.statuses) this.statuses.set(sig, { slot: BigInt(s), err });
+      for (const h of tables.history)
+        this.history.push({ ...h, slot: BigInt(h.slot), fee: BigInt(h.fee), preBalances: h.preBalances.map(BigInt), postBalances: h.postBalances.map(BigInt), unitsConsumed: BigInt(h.unitsConsumed) });
+    }
+    if (!this.blockhashes.has(this.svm.latestBlockhash())) this.blockhashes.set(this.svm.latestBlockhash(), this.slot());
+  }
+
+  static open(o: OpenLedgerOptions): SvmLedger {
+    if (o.file && existsSync(o.file)) {
+      const { tables, snapshot } = readSnapshot(o.file);
+      return new SvmLedger(LiteSVM.fromBytes(snapshot), o, tables);
+    }
+    const ledger = new SvmLedger(new LiteSVM(), o, null);
+    ledger.syncClock();
+    o.init?.(ledger);
+    ledger.persist();
+    return ledger;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  slot(): bigint {
+    return this.svm.getClock().slot;
+  }
+
+  latestBlockhash(): { blockhash: Blockhash; lastValidBlockHeight: bigint; slot: bigint } {
+    const blockhash = this.svm.latestBlockhash();
+    const issued = this.blockhashes.get(blockhash) ?? this.slot();
+    return { blockhash, lastValidBlockHeight: issued + MAX_PROCESSING_AGE, slot: this.slot() };
+  }
+
+  isBlockhashValid(blockhash: string): boolean {
+    const issued = this.blockhashes.get(blockhash);
+    return issued !== undefined && this.slot() <= issued + MAX_PROCESSING_AGE;
+  }
+
+  getAccount(address: Address): MaybeEncodedAccount {
+    return this.svm.getAccount(address);
+  }
+
+  getBalance(address: Address): bigint {
+    return this.svm.getBalance(address) ?? 0n;
+  }
+
+  minimumBalanceForRentExemption(space: bigint): bigint {
+    return this.svm.minimumBalanceForRentExemption(space);
+  }
+
+  /** Accounts owned by `program` (getProgramAccounts / getTokenAccountsByOwner). */
+  programAccounts(program: Address): EncodedAccount[] {
+    return this.svm.getProgramAccounts(program);
+  }
+
+  status(signature: string): { slot: bigint; err: TxErrorJson | null } | null {
+    return this.statuses.get(signature) ?? null;
+  }
+
+  transaction(signature: string): LandedTx | null {
+    return this.history.find((t) => t.signature === signature) ?? null;
+  }
+
+  /** Newest first. */
+  recent(limit: number, address?: string): LandedTx[] {
+    const out: LandedTx[] = [];
+    for (let i = this.history.length - 1; i >= 0 && out.length < limit; i--) {
+      const t = this.history[i]!;
+      if (!address || t.accounts.includes(address)) out.push(t);
+    }
+    return out;
+  }
+
+  onLanded(fn: (tx: LandedTx) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  onSlot(fn: (slot: bigint) => void): () => void {
+    this.slotListeners.add(fn);
+    return () => this.slotListeners.delete(fn);
+  }
+
+  // ---------------------------------------------------------------- simulate / send
+
+  /** Never changes state. `sigVerify: false` simulates unsigned (dApp-built) transactions. */
+  simulate(tx: Transaction, o: { sigVerify: boolean; checkLifetime: boolean }): SimulationResult {
+    if (o.checkLifetime) {
+      const lifetimeErr = this.checkLifetime(tx);
+      if (lifetimeErr) return emptyResult(lifetimeErr);
+    }
+    this.syncClock();
+    this.svm.withSigverify(o.sigVerify);
+    let res;
+    try {
+      res = this.svm.simulateTransaction(tx);
+    } catch (err) {
+      // litesvm throws (rather than returning an error) for a transaction missing signatures.
+      return emptyResult((err as Error).message?.includes("signature") ? "SignatureFailure" : "SanitizeFailure");
+    } finally {
+      this.svm.withSigverify(true);
+    }
+    if (res instanceof FailedTransactionMetadata) return { ...metaResult(res.meta()), err: failureToJson(res) };
+    const post = new Map<string, EncodedAccount>();
+    for (const a of res.postAccounts()) post.set(a.address, a);
+    return { ...metaResult(res.meta()), err: null, postAccounts: post };
+  }
+
+  /**
+   * Lands `wire` or throws SendRefused. With preflight the transaction must simulate cleanly first (as on
+   * a real RPC node); without it an execution failure lands (fee charged, status recorded with its error).
+   */
+  async send(wire: Uint8Array, o: { skipPreflight: boolean }): Promise<string> {
+    const tx = decodeWire(wire);
+    const signature = firstSignature(tx);
+    if (this.hold === "drop") {
+      this.heldSends++;
+      return new Promise<string>(() => {}); // sandbox fault injection: the node "loses" it
+    }
+    const lifetimeErr = this.checkLifetime(tx);
+    if (lifetimeErr) throw new SendRefused(lifetimeErr, null);
+    if (this.statuses.has(signature)) throw new SendRefused("AlreadyProcessed", null);
+    if (!o.skipPreflight) {
+      const sim = this.simulate(tx, { sigVerify: true, checkLifetime: false });
+      if (sim.err) throw new SendRefused(sim.err, sim);
+    }
+    this.syncClock();
+    const accounts = accountKeysOf(tx);
+    const preBalances = accounts.map((a) => this.getBalance(a as Address));
+    let res;
+    try {
+      res = this.svm.sendTransaction(tx);
+    } catch (err) {
+      throw new SendRefused((err as Error).message?.includes("signature") ? "SignatureFailure" : "SanitizeFailure", null);
+    }
+    const failed = res instanceof FailedTransactionMetadata ? res : null;
+    const err = failed ? failureToJson(failed) : null;
+    // Errors that stop a transaction before execution never land on a real cluster (no fee, no status).
+    if (typeof err === "string" && PRE_EXECUTION.has(err)) throw new SendRefused(err, null);
+    const meta = failed ? failed.meta() : (res as TransactionMetadata);
+    const postBalances = accounts.map((a) => this.getBalance(a as Address));
+    const feePayerDelta = (preBalances[0] ?? 0n) - (postBalances[0] ?? 0n);
+    this.land({
+      signature,
+      err,
+      wire: Buffer.from(wire).toString("base64"),
+      logs: meta.logs(),
+      accounts,
+      preBalances,
+      postBalances,
+      unitsConsumed: meta.computeUnitsConsumed(),
+      fee: err ? feePayerDelta : estimateFee(tx),
+    });
+    if (this.hold === "land") {
+      this.heldSends++;
+      return new Promise<string>(() => {}); // sandbox fault injection: landed, the answer never comes
+    }
+    return signature;
+  }
+
+  /** Sandbox faucet: lamports from nowhere (litesvm's airdrop is a real transfer from its own keypair). */
+  airdrop(address: Address, amount: bigint): string {
+    this.syncClock();
+    const res = this.svm.airdrop(address, lamports(amount));
+    if (!res || res instanceof FailedTransactionMetadata) throw new Error(`airdrop failed: ${res ? JSON.stringify(failureToJson(res)) : "no result"}`);
+    const signature = b58enc.decode(res.signature());
+    this.land({ signature, err: null, wire: "", logs: res.logs(), accounts: [address], preBalances: [], postBalances: [], unitsConsumed: 0n, fee: 0n });
+    return signature;
+  }
+
+  /** Set-up only (mints, price accounts): writes raw accounts and persists. */
+  writeAccounts(accounts: EncodedAccount[]): void {
+    for (const a of accounts) this.svm.setAccount(a);
+    this.persist();
+  }
+
+  /** Sandbox set-up only: a system account holding `amount` lamports (the faucet's float). */
+  setLamports(address: Address, amount: bigint): void {
+    this.writeAccounts([{ address, programAddress: SYSTEM_PROGRAM as Address, executable: false, lamports: lamports(amount), data: new Uint8Array(), space: 0n } as unknown as EncodedAccount]);
+  }
+
+  /** Sandbox only: move the slot forward (blockhashes older than 150 slots expire). */
+  warpSlots(n: bigint): bigint {
+    this.advance(n);
+    this.persist();
+    return this.slot();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private land(t: Omit<LandedTx, "slot" | "blockTime">): void {
+    const slot = this.slot();
+    const landed: LandedTx = { ...t, slot, blockTime: Math.floor(Date.now() / 1000) };
+    this.statuses.set(t.signature, { slot, err: t.err });
+    this.history.push(landed);
+    if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
+    this.advance(1n);
+    this.persist();
+    for (const fn of this.listeners) fn(landed);
+  }
+
+  /** New slot(s), new blockhash; the old blockhash stays valid for its 150 slots. */
+  private advance(n: bigint): void {
+    this.svm.expireBlockhash();
+    this.svm.warpToSlot(this.slot() + n);
+    this.syncClock();
+    const now = this.slot();
+    this.blockhashes.set(this.svm.latestBlockhash(), now);
+    for (const [h, s] of this.blockhashes) if (s + MAX_PROCESSING_AGE < now) this.blockhashes.delete(h);
+    for (const fn of this.slotListeners) fn(now);
+  }
+
+  /** Clock time follows the wall clock (programs and oracle readers check it). */
+  private syncClock(): void {
+    const c = this.svm.getClock();
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    if (c.unixTimestamp !== now) this.svm.setClock(new Clock(c.slot, c.epochStartTimestamp, c.epoch, c.leaderScheduleEpoch, now));
+  }
+
+  private checkLifetime(tx: Transaction): TxErrorJson | null {
+    const msg = messageDecoder.decode(tx.messageBytes) as unknown as CompiledMessageLike;
+    const token = String(msg.lifetimeToken);
+    if (this.isBlockhashValid(token)) return null;
+    // Durable nonce: the first instruction is System AdvanceNonceAccount (u32 LE 4) and the nonce account
+    // holds `token` (bytes 40..72 of its data).
+    const ix = msg.instructions[0];
+    if (ix && msg.staticAccounts[ix.programAddressIndex] === SYSTEM_PROGRAM && ix.data && ix.data.length >= 4 && ix.data[0] === 4 && ix.data[1] === 0) {
+      const nonceIndex = ix.accountIndices?.[0];
+      const nonceAddress = nonceIndex !== undefined ? msg.staticAccounts[nonceIndex] : undefined;
+      const acct = nonceAddress ? this.svm.getAccount(nonceAddress as Address) : null;
+      if (acct?.exists && acct.data.length >= 72 && b58enc.decode(acct.data.slice(40, 72)) === token) return null;
+    }
+    return "BlockhashNotFound";
+  }
+
+  private persist(): void {
+    if (!this.file) return;
+    const tables: PersistedTables = {
+      v: 1,
+      genesisHash: this.genesisHash,
+      blockhashes: [...this.blockhashes].map(([h, s]) => [h, s.toString()]),
+      statuses: [...this.statuses].slice(-50_000).map(([sig, s]) => [sig, s.slot.toString(), s.err]),
+      history: this.history.map((h) => ({
+        ...h,
+        slot: h.slot.toString(),
+        fee: h.fee.toString(),
+        preBalances: h.preBalances.map(String),
+        postBalances: h.postBalances.map(String),
+        unitsConsumed: h.unitsConsumed.toString(),
+      })),
+    };
+    const json = Buffer.from(JSON.stringify(tables));
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(json.length);
+    mkdirSync(dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, Buffer.concat([MAGIC, len, json, this.svm.toBytes()]));
+    renameSync(tmp, this.file);
+  }
+}
+
+const PRE_EXECUTION = new Set(["AccountNotFound", "InsufficientFundsForFee", "InvalidAccountForFee", "AlreadyProcessed", "BlockhashNotFound", "MissingSignatureForFee", "SignatureFailure", "SanitizeFailure", "UnsupportedVersion", "AddressLookupTableNotFound", "InvalidAddressLookupTableOwner", "InvalidAddressLookupTableData", "InvalidAddressLookupTableIndex", "AccountLoadedTwice", "TooManyAccountLocks"]);
+
+function configure(svm: LiteSVM): LiteSVM {
+  // Blockhash validity is this ledger's job (see the file comment); history keeps AlreadyProcessed working.
+  return svm.withBlockhashCheck(false).withSigverify(true);
+}
+
+function readSnapshot(file: string): { tables: PersistedTables; snapshot: Uint8Array } {
+  const buf = readFileSync(file);
+  if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error(`${file} is not an Arbiter Solana sandbox snapshot`);
+  const len = buf.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 4;
+  const tables = JSON.parse(buf.subarray(start, start + len).toString("utf8")) as PersistedTables;
+  return { tables, snapshot: new Uint8Array(buf.subarray(start + len)) };
+}
+
+interface CompiledMessageLike {
+  header: { numSignerAccounts: number; numReadonlySignerAccounts: number; numReadonlyNonSignerAccounts: number };
+  staticAccounts: string[];
+  lifetimeToken: string;
+  instructions: { programAddressIndex: number; accountIndices?: number[]; data?: Uint8Array }[];
+  addressTableLookups?: { lookupTableAddress: string; writableIndexes: number[]; readonlyIndexes: number[] }[];
+}
+
+export function decodeWire(wire: Uint8Array): Transaction {
+  return txDecoder.decode(wire) as Transaction;
+}
+
+export function firstSignature(tx: Transaction): string {
+  const first = Object.values(tx.signatures)[0];
+  return first ? b58enc.decode(first) : "1111111111111111111111111111111111111111111111111111111111111111";
+}
+
+export function compiledMessage(tx: Transaction): CompiledMessageLike {
+  return messageDecoder.decode(tx.messageBytes) as unknown as CompiledMessageLike;
+}
+
+/** Static account keys (lookup-table keys are not part of the history's key list here). */
+function accountKeysOf(tx: Transaction): string[] {
+  return compiledMessage(tx).staticAccounts.map(String);
+}
+
+/** 5000 lamports per signature plus the priority fee (ComputeBudget price × limit / 1e6, rounded up). */
+export function estimateFee(tx: Transaction): bigint {
+  const msg = compiledMessage(tx);
+  let price = 0n;
+  let limit: bigint | null = null;
+  let nonBudget = 0n;
+  for (const ix of msg.instructions) {
+    const program = msg.staticAccounts[ix.programAddressIndex];
+    const d = ix.data ?? new Uint8Array();
+    if (program === "ComputeBudget111111111111111111111111111111") {
+      const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
+      if (d[0] === 2 && d.length >= 5) limit = BigInt(v.getUint32(1, true));
+      else if (d[0] === 3 && d.length >= 9) price = v.getBigUint64(1, true);
+    } else nonBudget++;
+  }
+  const cu = limit ?? (nonBudget * 200_000n > 1_400_000n ? 1_400_000n : nonBudget * 200_000n);
+  return 5000n * BigInt(msg.header.numSignerAccounts) + (price * cu + 999_999n) / 1_000_000n;
+}
+
+function emptyResult(err: TxErrorJson): SimulationResult {
+  return { err, logs: [], unitsConsumed: 0n, postAccounts: new Map(), innerInstructions: [], returnData: null };
+}
+
+function metaResult(meta: TransactionMetadata): Omit<SimulationResult, "err" | "postAccounts"> & { postAccounts: Map<string, EncodedAccount> } {
+  const inner = meta.innerInstructions().map((list, index) => ({
+    index,
+    instructions: list.map((ii) => {
+      const c = ii.instruction();
+      return { programIdIndex: c.programIdIndex(), accounts: [...c.accounts()], data: c.data(), stackHeight: ii.stackHeight() };
+    }),
+  }));
+  const rd = meta.returnData();
+  const rdData = rd.data();
+  return {
+    logs: meta.logs(),
+    unitsConsumed: meta.computeUnitsConsumed(),
+    postAccounts: new Map(),
+    innerInstructions: inner.filter((i) => i.instructions.length > 0),
+    returnData: rdData.length ? { programId: b58enc.decode(rd.programId()), data: rdData } : null,
+  };
+}
+
+export { b58enc as base58FromBytes, b58dec as base58ToBytes };
