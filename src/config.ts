@@ -95,6 +95,12 @@ const EnvSchema = z.object({
   TRUSTED_PROXIES: z.string().optional(),
   /** Requests per minute per API key, OAuth token or top-up code on /api/v1 and /api/mcp; 0 = no limit. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * Where the rate-limit buckets live: this process's memory (default; exact for one process), or shared by
+   * every process: `postgres` (the service's database) or `redis` (REDIS_URL). src/rate-limits.
+   */
+  RATE_LIMIT_STORE: z.enum(["memory", "postgres", "redis"]).default("memory"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   /** Requests a credential may make at once after a quiet period (default: RATE_LIMIT_PER_MINUTE). */
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).optional(),
   /**
@@ -153,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.ALLOW_LOOPBACK_FETCH && !sandbox) throw new ConfigError("invalid configuration:\n  ALLOW_LOOPBACK_FETCH=true is for the sandbox only (it would let agents make the service call its own host)");
   if (e.SWAP_PROVIDER === "sandbox" && !sandbox) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=sandbox needs the sandbox chain");
   if (e.SWAP_PROVIDER === "0x" && !e.ZEROX_API_KEY) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=0x needs ZEROX_API_KEY");
+  if (e.RATE_LIMIT_STORE === "redis" && !e.REDIS_URL) throw new ConfigError("invalid configuration:\n  RATE_LIMIT_STORE=redis needs REDIS_URL");
   try {
     parseTrustedProxies(e.TRUSTED_PROXIES);
   } catch (err) {

@@ -18,6 +18,7 @@ import type { Judge } from "./judge/types";
 import { loadJudgeKey } from "./receipts/judge-key";
 import { createApp } from "./http/app";
 import { parseTrustedProxies } from "./http/client-ip";
+import { createRateLimitStore } from "./rate-limits";
 import { watchMemoryPressure } from "./observability/memory-pressure";
 import type { AppEnv } from "./http/types";
 import type { Services } from "./services";
@@ -216,6 +217,9 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     metrics.heapLimit.set(memory.limitBytes);
     cleanups.unshift(() => memory.stop());
 
+    const rateLimiter = createRateLimitStore(config, database);
+    cleanups.unshift(() => rateLimiter.close());
+
     const runtime: Runtime = {
       config,
       services,
@@ -240,7 +244,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       adminToken,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      rateLimit: { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST },
+      rateLimit: { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST, limiter: rateLimiter },
       admission: {
         pressure: memory,
         bodyBudgetBytes: config.INFLIGHT_BODY_BYTES ?? Math.max(4 * config.BODY_LIMIT_BYTES, Math.floor(memory.limitBytes / 16)),

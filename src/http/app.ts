@@ -5,6 +5,7 @@ import type { Services } from "../services";
 import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
 import { rateLimit } from "./rate-limit";
+import type { RateLimiter } from "../rate-limits/types";
 import { clientAddress, type TrustedProxies } from "./client-ip";
 import { bodyLimit } from "./body-limit";
 import { admission, type AdmissionOptions } from "./admission";
@@ -23,7 +24,7 @@ export interface AppOptions {
   adminToken: string;
   bodyLimitBytes: number;
   /** Per-credential limit on /api/v1 and /api/mcp (src/http/rate-limit.ts); perMinute 0 or absent = off. */
-  rateLimit?: { perMinute: number; burst?: number };
+  rateLimit?: { perMinute: number; burst?: number; limiter: RateLimiter };
   isReady: () => boolean;
   /** Proxies whose X-Forwarded-For gives the client address (TRUSTED_PROXIES); null = the socket's peer. */
   trustedProxies?: TrustedProxies;
@@ -62,7 +63,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     await next();
   });
   if (opts.rateLimit?.perMinute) {
-    const limited = rateLimit(opts.rateLimit);
+    const limited = rateLimit({ ...opts.rateLimit, logger, onStoreError: () => metrics.rateLimitStoreErrors.inc() });
     app.use("/api/v1/*", limited);
     app.use("/api/mcp", limited);
   }

@@ -32,6 +32,7 @@ export function createMetrics() {
     requestsShed: new Counter({ name: "arbiter_requests_shed_total", help: "API requests refused with 503 overloaded (src/http/admission.ts), by reason", labelNames: ["reason"], registers: [registry] }),
     memoryShedding: new Gauge({ name: "arbiter_memory_shedding", help: "1 while live heap data is above SHED_HEAP_PERCENT of the heap limit", registers: [registry] }),
     heapLimit: new Gauge({ name: "arbiter_heap_limit_bytes", help: "V8's heap size limit (--max-old-space-size plus the young generation)", registers: [registry] }),
+    rateLimitStoreErrors: new Counter({ name: "arbiter_rate_limit_store_errors_total", help: "Rate-limit checks let through because the shared store (RATE_LIMIT_STORE) did not answer", registers: [registry] }),
     creditsToppedUp: new Counter({ name: "arbiter_credits_topped_up_total", help: "Credits bought over x402", registers: [registry] }),
   };
 }

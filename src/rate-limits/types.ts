@@ -1,0 +1,31 @@
+/**
+ * A token bucket per key: up to `capacity` tokens, refilled continuously at `perMinute` per minute. A take of
+ * `n` tokens is all or nothing (an MCP batch counts one token per JSON-RPC call, taken at once); `n` should
+ * not exceed the capacity, which could never grant it.
+ */
+export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+
+export interface RateLimiter {
+  /** `memory` answers from this process; `postgres` and `redis` are shared by every process using them. */
+  readonly store: "memory" | "postgres" | "redis";
+  take(key: string, n?: number): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+export interface BucketShape {
+  perMinute: number;
+  /** Bucket size: tokens available at once after a quiet period (default: perMinute). */
+  burst?: number;
+}
+
+export function bucketShape(o: BucketShape) {
+  const capacity = Math.max(1, o.burst || o.perMinute);
+  return { capacity, perMs: o.perMinute / 60_000 };
+}
+
+/** The answer for `tokens` left after a take of `n` that was (or was not) granted. */
+export function decision(granted: boolean, tokens: number, n: number, perMs: number, capacity: number): RateDecision {
+  if (granted) return { ok: true, remaining: Math.floor(tokens) };
+  const missing = Math.min(n, capacity) - tokens;
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / perMs / 1000)) };
+}
