@@ -1,0 +1,238 @@
+/**
+ * The sandbox Starknet node's state machine: committed storage, blocks (one per accepted transaction),
+ * transactions with their receipts and traces, and the genesis faucet account. State persists as one
+ * JSON file in the data directory, written atomically before a submission is answered, so a process
+ * killed after `starknet_addInvokeTransaction` answered still has the transaction after a restart.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { ec } from "starknet";
+import { toFeltHex } from "../felt";
+import { OZ_ACCOUNT_CLASS_HASH, SN_MAIN, STARKNET_TOKENS } from "../constants";
+import { contractAddress } from "../tx-hash";
+import { balanceKey, classHashAt, invoke, Panic, supplyKey, writeAccount } from "./contracts";
+import { errors } from "./errors";
+import { executeTx, GAS_PRICES, GAS_PRICES_WEI, type ExecOutcome } from "./execute";
+import { Layer, RootStorage } from "./storage";
+import type { ParsedTx } from "./transactions";
+
+const hex = toFeltHex;
+const poseidon = (xs: bigint[]) => ec.starkCurve.poseidonHashMany(xs);
+
+export interface BlockRecord {
+  number: number;
+  hash: string;
+  parentHash: string;
+  timestamp: number;
+  txHashes: string[];
+}
+
+export interface TxRecord {
+  hash: string;
+  blockNumber: number;
+  index: number;
+  tx: Record<string, unknown>;
+  receipt: Record<string, unknown>;
+  trace: Record<string, unknown>;
+}
+
+interface Persisted {
+  format: "arbiter-starknet-sandbox/1";
+  chainId: string;
+  faucet: { address: string; privateKey: string };
+  storage: Record<string, string>;
+  blocks: BlockRecord[];
+  txs: TxRecord[];
+}
+
+export interface NodeOptions {
+  /** Directory for the state file; omitted = in memory only. */
+  dataDir?: string;
+  chainId?: string;
+  now?: () => number;
+}
+
+/** Genesis balances of the faucet account (whole units), from which the sandbox funds wallets. */
+const FAUCET_GENESIS: Record<string, bigint> = { STRK: 1_000_000_000n, ETH: 1_000_000n, USDC: 1_000_000_000n, USDT: 1_000_000_000n };
+
+export class SandboxNode {
+  readonly chainId: bigint;
+  readonly faucet: { address: string; privateKey: string };
+  private readonly storage: RootStorage;
+  private readonly blocks: BlockRecord[];
+  private readonly txs = new Map<bigint, TxRecord>();
+  private readonly file: string | undefined;
+  private readonly now: () => number;
+
+  private constructor(p: Persisted, file: string | undefined, now: () => number) {
+    this.chainId = BigInt(p.chainId);
+    this.faucet = p.faucet;
+    this.storage = RootStorage.fromJSON(p.storage);
+    this.blocks = p.blocks;
+    for (const t of p.txs) this.txs.set(BigInt(t.hash), t);
+    this.file = file;
+    this.now = now;
+  }
+
+  static open(opts: NodeOptions = {}): SandboxNode {
+    const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+    const file = opts.dataDir ? join(opts.dataDir, "starknet-sandbox.json") : undefined;
+    if (file && existsSync(file)) {
+      const p = JSON.parse(readFileSync(file, "utf8")) as Persisted;
+      if (p.format !== "arbiter-starknet-sandbox/1") throw new Error(`${file}: unknown sandbox state format`);
+      return new SandboxNode(p, file, now);
+    }
+    const node = new SandboxNode(genesis(opts.chainId ?? SN_MAIN, now()), file, now);
+    if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+    node.persist();
+    return node;
+  }
+
+  get latest(): BlockRecord {
+    return this.blocks[this.blocks.length - 1]!;
+  }
+
+  block(id: unknown): BlockRecord {
+    if (id === "latest" || id === "l1_accepted" || id === undefined) return this.latest;
+    if (id && typeof id === "object") {
+      const o = id as Record<string, unknown>;
+      if (typeof o.block_number === "number") {
+        const b = this.blocks[o.block_number];
+        if (b) return b;
+      } else if (typeof o.block_hash === "string") {
+        const b = this.blocks.find((x) => BigInt(x.hash) === BigInt(o.block_hash as string));
+        if (b) return b;
+      }
+    }
+    throw errors.blockNotFound();
+  }
+
+  blockByNumber(n: number): BlockRecord | undefined {
+    return this.blocks[n];
+  }
+
+  get height(): number {
+    return this.blocks.length - 1;
+  }
+
+  gasPrices() {
+    const price = (k: keyof typeof GAS_PRICES) => ({ price_in_fri: hex(GAS_PRICES[k]), price_in_wei: hex(GAS_PRICES_WEI[k]) });
+    return { l1_gas_price: price("l1_gas"), l2_gas_price: price("l2_gas"), l1_data_gas_price: price("l1_data_gas") };
+  }
+
+  tx(hash: bigint): TxRecord | undefined {
+    return this.txs.get(hash);
+  }
+
+  txsInBlock(b: BlockRecord): TxRecord[] {
+    return b.txHashes.map((h) => this.txs.get(BigInt(h))!);
+  }
+
+  read(key: string): bigint {
+    return this.storage.get(key);
+  }
+
+  classHashAt(address: bigint): string | undefined {
+    return classHashAt(this.storage, address);
+  }
+
+  /** A read-only call (starknet_call): runs on a throwaway layer; a panic is CONTRACT_ERROR (40). */
+  call(to: bigint, selector: bigint, calldata: bigint[]): string[] {
+    if (!this.classHashAt(to)) throw errors.contractNotFound();
+    try {
+      const inv = invoke({ storage: new Layer(this.storage), txHash: 0n, nextOrder: () => 0, callCount: 0 }, 0n, to, selector, calldata);
+      return inv.result;
+    } catch (e) {
+      if (!(e instanceof Panic)) throw e;
+      if (e.reason.startsWith("Entry point") && e.frames.length === 1) throw errors.entrypointNotFound();
+      throw errors.contractError(e.format());
+    }
+  }
+
+  /** Executes a sequence without committing (estimateFee / simulateTransactions): each sees the previous. */
+  dryRun(txs: ParsedTx[], flags: { skipValidate: boolean; skipFeeCharge: boolean }): ExecOutcome[] {
+    const layer = new Layer(this.storage);
+    return txs.map((tx, i) => {
+      const out = executeTx(layer, tx, this.chainId, { ...flags, submit: false }, i);
+      out.layer.commit();
+      return out;
+    });
+  }
+
+  /** Accepts a transaction: executes, commits, mines a block, persists; returns the outcome. */
+  submit(tx: ParsedTx): ExecOutcome {
+    const out = executeTx(this.storage, tx, this.chainId, { skipValidate: false, skipFeeCharge: false, submit: true });
+    if (this.txs.has(out.hash)) throw errors.duplicateTx();
+    out.layer.commit();
+    const parent = this.latest;
+    const number = parent.number + 1;
+    const timestamp = Math.max(this.now(), parent.timestamp + 1);
+    const txHash = hex(out.hash);
+    const block: BlockRecord = { number, parentHash: parent.hash, timestamp, txHashes: [txHash], hash: hex(poseidon([BigInt(number), BigInt(parent.hash), BigInt(timestamp), out.hash])) };
+    this.blocks.push(block);
+    const receipt: Record<string, unknown> = {
+      type: out.type,
+      transaction_hash: txHash,
+      actual_fee: { amount: hex(out.fee), unit: "FRI" },
+      finality_status: "ACCEPTED_ON_L2",
+      messages_sent: [],
+      events: out.events,
+      execution_resources: { l1_gas: Number(out.gas.l1_gas), l1_data_gas: Number(out.gas.l1_data_gas), l2_gas: Number(out.gas.l2_gas) },
+      execution_status: out.revertReason ? "REVERTED" : "SUCCEEDED",
+      ...(out.revertReason ? { revert_reason: out.revertReason } : {}),
+      ...(out.contractAddress !== undefined ? { contract_address: hex(out.contractAddress) } : {}),
+      block_hash: block.hash,
+      block_number: number,
+    };
+    const { proof: _proof, ...stored } = tx.raw;
+    this.txs.set(out.hash, { hash: txHash, blockNumber: number, index: 0, tx: { ...stored, transaction_hash: txHash }, receipt, trace: out.trace });
+    this.persist();
+    return out;
+  }
+
+  private persist(): void {
+    if (!this.file) return;
+    const p: Persisted = {
+      format: "arbiter-starknet-sandbox/1",
+      chainId: hex(this.chainId),
+      faucet: this.faucet,
+      storage: this.storage.toJSON(),
+      blocks: this.blocks,
+      txs: [...this.txs.values()],
+    };
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, JSON.stringify(p));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.file);
+  }
+}
+
+function genesis(chainId: string, timestamp: number): Persisted {
+  const privateKey = "0x" + (BigInt("0x" + randomBytes(31).toString("hex")) + 1n).toString(16);
+  const pub = BigInt(ec.starkCurve.getStarkKey(privateKey));
+  const address = contractAddress(pub, BigInt(OZ_ACCOUNT_CLASS_HASH), [pub]);
+  const root = new RootStorage(new Map());
+  const layer = new Layer(root);
+  writeAccount(layer, address, { classHash: BigInt(OZ_ACCOUNT_CLASS_HASH), publicKey: pub });
+  for (const t of STARKNET_TOKENS) {
+    const amount = FAUCET_GENESIS[t.symbol]! * 10n ** BigInt(t.decimals);
+    layer.set(balanceKey(BigInt(t.address), address), amount);
+    layer.set(supplyKey(BigInt(t.address)), amount);
+  }
+  layer.commit();
+  const hash = hex(poseidon([0n, BigInt(timestamp), BigInt(chainId)]));
+  return {
+    format: "arbiter-starknet-sandbox/1",
+    chainId,
+    faucet: { address: "0x" + address.toString(16).padStart(64, "0"), privateKey },
+    storage: root.toJSON(),
+    blocks: [{ number: 0, hash, parentHash: "0x0", timestamp, txHashes: [] }],
+    txs: [],
+  };
+}
