@@ -1,7 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { verifyReceipt } from "./receipts/verify";
+import { checkTranscriptDocument, type JudgePin, type TranscriptDocument } from "./receipts/check";
+import { JudgeDocument, trustedKeys } from "./receipts/judge-identity";
+import { rotateJudgeKey } from "./receipts/judge-history";
+import { readAnchoredRoot } from "./chains/evm/anchor";
 
 /**
  * Operator CLI. It never opens the database: it drives the running server's admin API (a PGlite data
@@ -75,20 +78,94 @@ const commands: Record<string, { usage: string; run: (o: Opts) => Promise<unknow
     run: (o) => call("POST", `/admin/v1/wallets/${encodeURIComponent(need(o, "id"))}/withdraw`, { asset: need(o, "asset"), amount: need(o, "amount"), to: need(o, "to") }),
   },
   "receipt verify": {
-    usage: "--file TRANSCRIPT.json | --id VERIFICATION_ID --api-key KEY",
+    usage:
+      "(--file TRANSCRIPT.json | --id VERIFICATION_ID --api-key KEY) (--judge 0xADDRESS[,0x...] | --judge-file PINNED.json) [--rpc URL]\n" +
+      "      checks the transcript root, output hash and signature against the PINNED judge key, then the anchor inclusion path;\n" +
+      "      --file is fully offline; --rpc also reads the batch root from the anchor contract",
     run: async (o) => {
-      const doc = o.file
-        ? JSON.parse(readFileSync(need(o, "file"), "utf8"))
-        : await call("GET", `/api/v1/intent/${encodeURIComponent(need(o, "id"))}/transcript`, undefined, { "x-api-key": need(o, "api-key") });
-      const result = await verifyReceipt(doc.receipt, doc.transcript, { verdict: doc.verdict, reasoning: doc.reasoning });
+      const pin = judgePin(o);
+      const doc = (
+        o.file
+          ? readJson(need(o, "file"))
+          : await call("GET", `/api/v1/intent/${encodeURIComponent(need(o, "id"))}/transcript`, undefined, { "x-api-key": need(o, "api-key") })
+      ) as TranscriptDocument;
+      if (!doc || typeof doc !== "object" || !doc.receipt || !Array.isArray(doc.transcript)) fail("not a transcript document (expected the JSON of GET /api/v1/intent/{id}/transcript)");
+      const chainRoot = o.rpc ? await readChainRoot(need(o, "rpc"), doc) : undefined;
+      const result = await checkTranscriptDocument(doc, pin, { chainRoot });
       if (!result.ok) {
         print(result);
         process.exit(1);
       }
-      return { ...result, judge: doc.receipt.judge, verdict: doc.verdict };
+      return result;
+    },
+  },
+  "judge pin": {
+    usage:
+      "--out PINNED.json   fetches ARBITER_URL/.well-known/arbiter-judge.json once and writes the keys you will trust;\n" +
+      "      when PINNED.json exists, the new document must extend it through rotations signed by a pinned key",
+    run: async (o) => {
+      const out = need(o, "out");
+      const fetched = JudgeDocument.safeParse(await call("GET", "/.well-known/arbiter-judge.json", undefined, {}));
+      if (!fetched.success) fail(`the server's judge document is malformed: ${fetched.error.issues[0]?.message}`);
+      const previous = existsSync(out) ? parseJudgeDocument(out) : null;
+      const { keys, problems } = await trustedKeys(fetched.data, previous ? previous.keys.map((k) => k.address) : []);
+      if (keys.length === 0) fail(`refusing to pin: ${problems.join("; ")}`);
+      const firstTrusted = fetched.data.keys.findIndex((k) => k.address.toLowerCase() === keys[0].address.toLowerCase());
+      const pinned = { version: 1, keys: fetched.data.keys.slice(firstTrusted, firstTrusted + keys.length) };
+      writeFileSync(out, `${JSON.stringify(pinned, null, 2)}\n`);
+      return { pinned: out, keys: keys.map((k) => k.address), notTrusted: problems };
+    },
+  },
+  "judge rotate": {
+    usage:
+      "   (service stopped) the current judge key signs a new one into DATA_DIR/judge-keys.json; with a key file the new key replaces it,\n" +
+      "      with JUDGE_SIGNING_KEY set, pass the new key in JUDGE_NEW_SIGNING_KEY and set JUDGE_SIGNING_KEY to it before restarting",
+    run: async () => {
+      const envKey = env.JUDGE_SIGNING_KEY ?? null;
+      const newKey = env.JUDGE_NEW_SIGNING_KEY ?? null;
+      if (envKey && !newKey) fail("JUDGE_SIGNING_KEY is set: pass the new key in JUDGE_NEW_SIGNING_KEY (a generated key could not be handed to you safely)");
+      if (newKey && !/^0x[0-9a-fA-F]{64}$/.test(newKey)) fail("JUDGE_NEW_SIGNING_KEY must be 0x followed by 64 hex digits");
+      return rotateJudgeKey({ dataDir: path.resolve(env.DATA_DIR ?? "./data"), envKey, newKey: newKey as `0x${string}` | null, now: new Date() });
     },
   },
 };
+
+/** The root the anchor contract holds for the transcript's batch; the chain id must be the one the anchor names. */
+async function readChainRoot(rpc: string, doc: TranscriptDocument): Promise<`0x${string}` | null> {
+  const a = doc.anchor;
+  if (!a || !a.root) return null;
+  try {
+    const { root, chainId } = await readAnchoredRoot(rpc, a.contract, a.anchorer, BigInt(a.batchId));
+    if (chainId !== a.chainId) fail(`--rpc serves chain ${chainId}, the anchor is on chain ${a.chainId}`);
+    return root;
+  } catch (e) {
+    fail(`cannot read the anchor contract over ${rpc}: ${(e as Error).message.split("\n")[0]}`);
+  }
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    fail(`cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+function parseJudgeDocument(file: string): JudgeDocument {
+  const parsed = JudgeDocument.safeParse(readJson(file));
+  if (!parsed.success) fail(`${file} is not a judge document: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** The keys the user trusts. Never the key the receipt names, never a document fetched during this check. */
+function judgePin(o: Opts): JudgePin {
+  const addresses = typeof o.judge === "string" ? o.judge.split(",").map((a) => a.trim()).filter(Boolean) : [];
+  if (addresses.some((a) => !/^0x[0-9a-fA-F]{40}$/.test(a))) fail("--judge must be 0x addresses separated by commas");
+  const document = typeof o["judge-file"] === "string" ? parseJudgeDocument(o["judge-file"]) : undefined;
+  if (!document && addresses.length === 0)
+    fail("receipt verify needs the judge you trust: --judge 0xADDRESS, or --judge-file PINNED.json written by `judge pin` (a receipt's own `judge` field proves nothing)");
+  return { addresses, document };
+}
 
 async function main() {
   const argv = process.argv.slice(2);
@@ -101,7 +178,7 @@ async function main() {
   }
   const { values } = parseArgs({
     args: argv.slice(2),
-    options: Object.fromEntries(["name", "credits", "account", "key", "reason", "scope", "ttl", "address", "asset", "amount", "id", "file", "api-key", "to"].map((k) => [k, { type: "string" as const }])),
+    options: Object.fromEntries(["name", "credits", "account", "key", "reason", "scope", "ttl", "address", "asset", "amount", "id", "file", "api-key", "to", "judge", "judge-file", "rpc", "out"].map((k) => [k, { type: "string" as const }])),
     strict: true,
   });
   print(await cmd.run(values));

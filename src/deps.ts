@@ -16,6 +16,9 @@ import { createHeartbeatService } from "./heartbeats/service";
 import { createJudge } from "./judge/factory";
 import type { Judge } from "./judge/types";
 import { loadJudgeKey } from "./receipts/judge-key";
+import { loadJudgeDocument } from "./receipts/judge-history";
+import type { JudgeDocument } from "./receipts/judge-identity";
+import { judgeIdentityMount } from "./http/routes/judge-identity";
 import { createApp } from "./http/app";
 import { parseTrustedProxies } from "./http/client-ip";
 import { createRateLimitStore } from "./rate-limits";
@@ -80,6 +83,8 @@ export interface Runtime {
   metrics: Metrics;
   adminToken: string;
   judgeAccount: LocalAccount;
+  /** GET /.well-known/arbiter-judge.json: the judge keys with their periods and signed rotations. */
+  judgeDocument: JudgeDocument;
   /** MCP tools: capabilities register theirs here (src/mcp/registry.ts). */
   mcpTools: McpToolRegistry;
   /** Escrow wallets are configured on this deployment: the wallets capability sets it; gates escrow MCP tools. */
@@ -108,6 +113,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     const adminToken = config.ADMIN_TOKEN ?? loadOrCreateSecretFile(config.DATA_DIR, "admin-token", () => secretToken(256));
     const judgeKey = loadJudgeKey({ envKey: config.JUDGE_SIGNING_KEY, dataDir: config.DATA_DIR });
     const judgeAccount = judgeKey.account;
+    const judgeDocument = loadJudgeDocument({ dataDir: config.DATA_DIR, current: judgeKey.address, now: clock.now(), warn: (msg) => logger.warn(msg) });
     const judge =
       o.judge ??
       createJudge({ provider: config.JUDGE_PROVIDER, baseUrl: config.JUDGE_BASE_URL, model: config.JUDGE_MODEL, apiKey: config.JUDGE_API_KEY, timeoutMs: config.JUDGE_TIMEOUT_MS });
@@ -228,6 +234,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       metrics,
       adminToken,
       judgeAccount,
+      judgeDocument,
       mcpTools: createMcpToolRegistry(CORE_TOOLS),
       escrowConfigured: escrow.configured,
       chain,
@@ -255,6 +262,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       mounts: [
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
         oauthMount(oauth),
+        judgeIdentityMount(() => judgeDocument),
         dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
         trading.mount,

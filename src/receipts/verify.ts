@@ -1,7 +1,8 @@
 /**
  * Offline receipt verification: recompute transcriptRoot and outputHash, recover the EIP-712 signer of
  * (requestHash, transcriptRoot, outputHash) and compare it with `judge` (and with an expected judge
- * address when given). Every check runs; `errors` lists each failure.
+ * address, or one of the pinned addresses, when given: callers that trust a receipt must pin). Every check
+ * runs; `errors` lists each failure.
  */
 import { isAddressEqual, recoverTypedDataAddress, type Hex } from "viem";
 import type { TranscriptEntry, Verdict } from "../judge/types";
@@ -35,7 +36,7 @@ export async function verifyReceipt(
   receipt: VerifiableReceipt,
   transcript: TranscriptEntry[],
   output: { verdict: Verdict | null; reasoning: string | null },
-  opts: { expectedJudge?: string } = {},
+  opts: { expectedJudge?: string; expectedJudges?: string[] } = {},
 ): Promise<{ ok: boolean; errors: string[] }> {
   const errors: string[] = [];
   const fieldsOk =
@@ -81,10 +82,12 @@ export async function verifyReceipt(
       errors.push(`signature cannot be recovered: ${(e as Error).message.split("\n")[0]}`);
     }
   }
-  if (opts.expectedJudge !== undefined) {
-    if (!ADDRESS.test(opts.expectedJudge) || !ADDRESS.test(receipt.judge) || !isAddressEqual(opts.expectedJudge as Hex, receipt.judge as Hex)) {
-      errors.push("judge is not the expected judge address");
-    }
+  // The signature only proves that the key the receipt names signed it; the pinned address(es) say whose
+  // key that must be. Without this check anyone can re-sign an altered receipt with a key of their own.
+  const expected = opts.expectedJudge !== undefined ? [opts.expectedJudge, ...(opts.expectedJudges ?? [])] : opts.expectedJudges;
+  if (expected !== undefined) {
+    const pinned = ADDRESS.test(receipt.judge) && expected.some((e) => ADDRESS.test(e) && isAddressEqual(e as Hex, receipt.judge as Hex));
+    if (!pinned) errors.push("judge is not the expected judge address");
   }
   return { ok: errors.length === 0, errors };
 }

@@ -29,6 +29,8 @@ export const MULTICALL3: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
 export const SANDBOX_POOL: Address = "0xA4b1000000000000000000000000000000000001";
 /** Sandbox-only: the EIP-7702 delegation target for atomic batches (BatchExecutor.sol). */
 export const BATCH_EXECUTOR: Address = "0xA4B1000000000000000000000000000000000002";
+/** Sandbox-only: the receipt anchor contract (ReceiptAnchor.sol, docs/receipts.md). */
+export const RECEIPT_ANCHOR: Address = "0xA4b1000000000000000000000000000000000003";
 
 /** Liquidity seeded into the pool at set-up: 100 WETH / 300,000 USDC (ETH ~ $3,000). */
 export const POOL_SEED_WETH = 100n * 10n ** 18n;
@@ -42,6 +44,7 @@ export interface SandboxAddresses {
   multicall3: Address;
   pool: Address;
   batchExecutor: Address;
+  receiptAnchor: Address;
 }
 
 export const SANDBOX_ADDRESSES: SandboxAddresses = Object.freeze({
@@ -52,4 +55,5 @@ export const SANDBOX_ADDRESSES: SandboxAddresses = Object.freeze({
   multicall3: MULTICALL3,
   pool: SANDBOX_POOL,
   batchExecutor: BATCH_EXECUTOR,
+  receiptAnchor: RECEIPT_ANCHOR,
 });

@@ -56,7 +56,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     stateFile,
     logger: opts.logger,
     setup: async (rpcUrl) => {
-      addresses = await ensureSandboxContracts(rpcUrl, { faucet: accounts.faucet, fundAddresses: [accounts.relayer.address] });
+      addresses = await ensureSandboxContracts(rpcUrl, { faucet: accounts.faucet, fundAddresses: [accounts.relayer.address, accounts.anchor.address] });
     },
   });
   const faucet = createFaucet({ rpcUrl: anvil.rpcUrl, account: accounts.faucet });

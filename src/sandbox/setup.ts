@@ -23,6 +23,7 @@ import {
   BASE_WETH,
   BATCH_EXECUTOR,
   MULTICALL3,
+  RECEIPT_ANCHOR,
   POOL_SEED_USDC,
   POOL_SEED_WETH,
   SANDBOX_ADDRESSES,
@@ -42,9 +43,12 @@ export interface SandboxAccounts {
   faucet: PrivateKeyAccount;
   /** Receives credit top-ups (x402 `payTo`). */
   payTo: PrivateKeyAccount;
+  /** Writes receipt batch roots to the anchor contract (unless ANCHOR_PRIVATE_KEY is set). */
+  anchor: PrivateKeyAccount;
   relayerKey: Hex;
   faucetKey: Hex;
   payToKey: Hex;
+  anchorKey: Hex;
 }
 
 const deriveKey = (seed: Hex, label: string): Hex => keccak256(concat([seed, stringToHex(`arbiter.sandbox.${label}`)]));
@@ -55,13 +59,16 @@ export function deriveSandboxAccounts(seed: Hex): SandboxAccounts {
   const relayerKey = deriveKey(seed, "relayer");
   const faucetKey = deriveKey(seed, "faucet");
   const payToKey = deriveKey(seed, "payTo");
+  const anchorKey = deriveKey(seed, "anchor");
   return {
     relayer: privateKeyToAccount(relayerKey),
     faucet: privateKeyToAccount(faucetKey),
     payTo: privateKeyToAccount(payToKey),
+    anchor: privateKeyToAccount(anchorKey),
     relayerKey,
     faucetKey,
     payToKey,
+    anchorKey,
   };
 }
 
@@ -90,6 +97,7 @@ export const SANDBOX_CODE_PLACEMENT: ReadonlyArray<{ address: Address; contract:
   { address: BASE_WETH, contract: "WETH" },
   { address: SANDBOX_POOL, contract: "ConstantProductPool" },
   { address: BATCH_EXECUTOR, contract: "BatchExecutor" },
+  { address: RECEIPT_ANCHOR, contract: "ReceiptAnchor" },
 ];
 
 /** ETH kept on the faucet and relayer (topped up with anvil_setBalance when below half of it). */

@@ -163,7 +163,8 @@ function Detail(p: { v: Stored; doc: Doc; judgeAddress: string; publicUrl: strin
         <p class="help">
           The check runs in your browser: it recomputes the transcript root and output hash from the transcript and recovers the EIP-712 signer, which
           must be this deployment's judge <code>{short(p.judgeAddress)}</code>. Offline: save the transcript and run{" "}
-          <code>npm run cli -- receipt verify --file FILE</code>. Agents read it at <code>GET {p.publicUrl}/api/v1/intent/{v.id}</code>.
+          <code>npm run cli -- receipt verify --file FILE --judge {p.judgeAddress}</code> (the judge keys are published at{" "}
+          <code>{p.publicUrl}/.well-known/arbiter-judge.json</code>; see docs/receipts.md). Agents read it at <code>GET {p.publicUrl}/api/v1/intent/{v.id}</code>.
         </p>
       </section>
     </>

@@ -6,7 +6,7 @@ export const CONTRACTS_DIR = dirname(fileURLToPath(import.meta.url));
 export const ARTIFACTS_DIR = join(CONTRACTS_DIR, "artifacts");
 
 /** Every contract we compile, by source file. All are placed with anvil_setCode, so none may use immutables. */
-export const CONTRACT_NAMES = ["SandboxUSDC", "Multicall3", "WETH", "ConstantProductPool", "BatchExecutor"] as const;
+export const CONTRACT_NAMES = ["SandboxUSDC", "Multicall3", "WETH", "ConstantProductPool", "BatchExecutor", "ReceiptAnchor"] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
 export interface Artifact {

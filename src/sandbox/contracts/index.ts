@@ -13,6 +13,7 @@ export {
   WETHAbi,
   ConstantProductPoolAbi,
   BatchExecutorAbi,
+  ReceiptAnchorAbi,
 } from "./artifacts/abis";
 export type { Artifact, ContractName };
 
