@@ -6,6 +6,7 @@ import { render } from "../views/render";
 import { TraderState } from "./traders";
 import { escrowEnabled } from "../escrow";
 import { HeldList, WalletCards } from "./escrow-widgets";
+import { ActivityCharts } from "./activity-charts";
 
 export function overviewRoutes(deps: DashboardDeps) {
   const { services } = deps;
@@ -13,12 +14,15 @@ export function overviewRoutes(deps: DashboardDeps) {
   const app = new Hono<DashboardEnv>();
   app.get("/", async (c) => {
     const principal = c.get("principal");
-    const [info, recent, traders, wallets, held] = await Promise.all([
+    const [info, recent, traders, wallets, held, verdicts, creditDays, outcomes] = await Promise.all([
       services.credits.get(principal),
       services.verification.list(principal, { limit: 5 }),
       services.heartbeats.list(principal),
       escrow ? services.wallets.list(principal) : Promise.resolve(null),
       escrow ? services.proposals.list(principal, { status: "awaiting_user", limit: 50 }) : Promise.resolve(null),
+      services.insights.verdictsPerDay(principal),
+      services.insights.creditsPerDay(principal),
+      escrow ? services.insights.proposalOutcomes(principal) : Promise.resolve(null),
     ]);
     const stale = traders.filter((t) => t.stale);
     return render(
@@ -51,6 +55,8 @@ export function overviewRoutes(deps: DashboardDeps) {
             <span class={stale.length ? "help warn-text" : "help"}>{stale.length ? `${stale.length} stale` : "all reporting"}</span>
           </a>
         </section>
+
+        <ActivityCharts verdicts={verdicts} credits={creditDays} outcomes={outcomes} />
 
         {held && (
           <section>

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { LineChart } from "../views/charts";
 import type { HeartbeatRecord } from "../../heartbeats/schemas";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { Copy, Empty, Time } from "../views/components";
@@ -71,8 +72,11 @@ export function TradersTable(p: { traders: Trader[] }) {
 export function traderRoutes(deps: DashboardDeps) {
   const app = new Hono<DashboardEnv>();
   app.get("/traders", async (c) => {
-    const traders = await deps.services.heartbeats.list(c.get("principal"));
+    const principal = c.get("principal");
+    const traders = await deps.services.heartbeats.list(principal);
     const stale = traders.filter((t) => t.stale).length;
+    // Charts for the ten most recently reporting traders (one bounded query each).
+    const histories = await Promise.all(traders.slice(0, 10).map((t) => deps.services.insights.traderHistory(principal, t.instanceId)));
     return render(
       c,
       { title: "Traders", active: "traders" },
@@ -88,6 +92,22 @@ export function traderRoutes(deps: DashboardDeps) {
         ) : (
           <>
             <TradersTable traders={traders} />
+            <h2>Exposure and daily PnL, last 7 days</h2>
+            <div class="charts-grid">
+              {histories.map((h, i) => (
+                <div class="card">
+                  <LineChart
+                    title={`${traders[i].name}: exposure and daily realized PnL (USD)`}
+                    unit="$"
+                    series={[
+                      { key: "exposure", label: "exposure", cls: "c-line", points: h.exposure },
+                      { key: "pnl", label: "daily PnL", cls: "c-line2", points: h.pnl },
+                    ]}
+                    empty="No samples yet (one is kept per minute of heartbeats)."
+                  />
+                </div>
+              ))}
+            </div>
             <details>
               <summary>Instance ids and notes</summary>
               <ul class="plain">

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { LineChart, Meter } from "../views/charts";
 import { raw } from "hono/html";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { ENFORCEMENT_TEXT, LIMIT_LABELS, type Balances, type ProposalItem, type Wallet } from "../escrow";
@@ -129,7 +130,7 @@ export function ProposalTable(p: { items: ProposalItem[]; names?: Map<string, st
 }
 
 export function walletDetailRoutes(deps: DashboardDeps) {
-  const { wallets, proposals } = deps.services;
+  const { wallets, proposals, insights } = deps.services;
   const app = new Hono<DashboardEnv>();
 
   app.get("/wallets/:id", async (c) => {
@@ -142,6 +143,8 @@ export function walletDetailRoutes(deps: DashboardDeps) {
       ),
       proposals.list(principal, { wallet: w.id, limit: 20 }),
     ]);
+    if (balances.b) await insights.recordWalletBalance(principal, w.id, balances.b.balanceUsd);
+    const [spend, history] = await Promise.all([insights.walletSpend24h(principal, w.id), insights.walletBalanceHistory(principal, w.id)]);
     const notice = noticeFrom(c);
     const csrf = c.get("session").csrfToken;
     return render(
@@ -182,6 +185,16 @@ export function walletDetailRoutes(deps: DashboardDeps) {
         <section>
           <h2>Balances</h2>
           <BalancesTable b={balances.b} error={balances.error} />
+        </section>
+        <section class="card">
+          <h2>Activity</h2>
+          <Meter label="Spend in the rolling 24 hours" used={spend.total} limit={spend.capUsd} />
+          <LineChart
+            title="Balance over time (USD)"
+            unit="$"
+            series={[{ key: "usd", label: "USD", cls: "c-line", points: history }]}
+            empty="No balance history yet: a point is kept each time this page reads the balances (at most one every five minutes)."
+          />
         </section>
         <section class="card">
           <h2>Rules</h2>
