@@ -14,6 +14,7 @@ import { creditRoutes } from "./pages/credits";
 import { verificationRoutes } from "./pages/verifications";
 import { playgroundRoutes } from "./pages/playground";
 import { traderRoutes } from "./pages/traders";
+import { webhookRoutes } from "./pages/webhooks";
 import { accountRoutes } from "./pages/account";
 import { escrowRoutes } from "./pages/escrow";
 import { oauthConsentRoutes, oauthPreflight } from "./pages/oauth-consent";
@@ -73,6 +74,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.route("/", verificationRoutes(deps));
   app.route("/", playgroundRoutes(deps));
   app.route("/", traderRoutes(deps));
+  app.route("/", webhookRoutes(deps));
   app.route("/", accountRoutes(deps));
   app.route("/", oauthConsentRoutes(deps));
   app.route("/", connectedClientRoutes(deps));

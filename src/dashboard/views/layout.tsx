@@ -2,7 +2,7 @@ import type { Child } from "hono/jsx";
 import type { Session } from "../auth/service";
 import { CsrfField } from "./components";
 
-export type NavKey = "overview" | "proposals" | "wallets" | "verifications" | "playground" | "credits" | "keys" | "connected" | "traders" | "account";
+export type NavKey = "overview" | "proposals" | "wallets" | "verifications" | "playground" | "credits" | "keys" | "connected" | "traders" | "webhooks" | "account";
 
 const NAV: { key: NavKey; href: string; label: string }[] = [
   { key: "overview", href: "/dashboard", label: "Overview" },
@@ -14,6 +14,7 @@ const NAV: { key: NavKey; href: string; label: string }[] = [
   { key: "keys", href: "/dashboard/keys", label: "API keys" },
   { key: "connected", href: "/dashboard/connected-clients", label: "Connected apps" },
   { key: "traders", href: "/dashboard/traders", label: "Traders" },
+  { key: "webhooks", href: "/dashboard/webhooks", label: "Webhooks" },
   { key: "account", href: "/dashboard/account", label: "Account" },
 ];
 

@@ -41,6 +41,12 @@ export const NOTICES: Record<string, { kind: "ok" | "info"; text: string }> = {
   proposal_executed: { kind: "ok", text: "Confirmed: the transaction executed on chain." },
   proposal_blocked: { kind: "info", text: "Not sent: the re-check at confirmation blocked it (see the reasoning below)." },
   welcome: { kind: "ok", text: "Welcome to Arbiter. Create an API key for your agent to get started." },
+  threshold_saved: { kind: "ok", text: "The low-credit threshold was saved." },
+  webhook_paused: { kind: "ok", text: "Paused: events are kept and sent when you resume (within 24 hours)." },
+  webhook_resumed: { kind: "ok", text: "Resumed: waiting events are being sent." },
+  webhook_enabled: { kind: "ok", text: "Turned back on: new events will be sent. Resend the ones that failed from the log." },
+  webhook_deleted: { kind: "ok", text: "The endpoint was deleted." },
+  webhook_resent: { kind: "ok", text: "Queued to be sent again with its original webhook-id." },
 };
 
 export function noticeFrom(c: DashboardContext): { kind: "ok" | "info"; text: string } | null {
