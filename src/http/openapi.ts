@@ -81,6 +81,94 @@ function coreRoutes(r: OpenAPIRegistry) {
   });
 }
 
+/**
+ * Names for code generators (`operationId`), stable across releases. A route not listed here still gets one
+ * derived from its method and path, so a new route is never left without (test/http/openapi-quality.test.ts).
+ */
+const OPERATION_IDS: Record<string, string> = {
+  "post /api/v1/intent": "verifyIntent",
+  "get /api/v1/intent/{id}": "getVerification",
+  "get /api/v1/intent/{id}/transcript": "getVerificationTranscript",
+  "get /api/v1/credits": "getCredits",
+  "post /api/v1/credits/topup": "topupCredits",
+  "get /api/v1/credits/topup/guide": "getTopupGuide",
+  "post /api/v1/trader/heartbeat": "reportHeartbeat",
+  "get /api/v1/trader/heartbeats": "listHeartbeats",
+  "get /api/v1/wallets": "listWallets",
+  "post /api/v1/wallets": "createWallet",
+  "get /api/v1/wallets/{id}": "getWallet",
+  "patch /api/v1/wallets/{id}": "updateWallet",
+  "get /api/v1/wallets/{id}/balances": "getWalletBalances",
+  "post /api/v1/wallets/{id}/propose": "proposeTransaction",
+  "post /api/v1/wallets/{id}/swap": "swap",
+  "get /api/v1/escrow-transactions": "listEscrowTransactions",
+  "get /api/v1/escrow-transactions/{txId}": "getEscrowTransaction",
+};
+
+/** `get /api/v1/wallets/{id}/balances` -> `getWalletsByIdBalances`. */
+export function derivedOperationId(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v1\//, "")
+    .split("/")
+    .filter(Boolean)
+    .map((seg) => {
+      const param = /^\{(.+)\}$/.exec(seg);
+      const word = (param ? `by-${param[1]}` : seg).replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ""));
+      return word.charAt(0).toUpperCase() + word.slice(1);
+    });
+  return method.toLowerCase() + words.join("");
+}
+
+/** One tag per capability, from the path. */
+export function tagOf(path: string): string {
+  if (path.startsWith("/api/v1/intent")) return "verification";
+  if (path.startsWith("/api/v1/credits")) return "credits";
+  if (path.startsWith("/api/v1/trader")) return "heartbeats";
+  if (path.startsWith("/api/v1/escrow-transactions") || /\/propose$/.test(path)) return "proposals";
+  if (/\/swap$/.test(path)) return "swaps";
+  if (path.startsWith("/api/v1/wallets")) return "wallets";
+  return path.split("/")[3] ?? "other";
+}
+
+const TAGS = [
+  { name: "verification", description: "Ask the judge about an action; read receipts and transcripts" },
+  { name: "credits", description: "Balance and x402 v2 top-ups" },
+  { name: "heartbeats", description: "Trader liveness reports" },
+  { name: "wallets", description: "Escrow wallets: create, read, balances" },
+  { name: "proposals", description: "Transactions proposed from escrow wallets" },
+  { name: "swaps", description: "Swaps from escrow wallets" },
+];
+
+const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" as const } } };
+
+/**
+ * Every /api/v1 route sits behind the per-credential rate limit (429) and load shedding (503 `overloaded`),
+ * both with `Retry-After` (src/http/app.ts); a 503 the route already documents gains the `overloaded` case.
+ */
+function addCommonResponses(route: RouteConfig): void {
+  if (!route.path.startsWith("/api/v1/")) return;
+  const responses = route.responses as Record<string, { description: string; headers?: unknown; content?: unknown }>;
+  responses[429] ??= { ...json(ErrorBody, "rate_limited: too many requests for this credential; wait Retry-After seconds"), headers: RETRY_AFTER };
+  const overloaded = "overloaded: the service is shedding load; nothing was done, retry after Retry-After seconds";
+  const existing = responses[503];
+  responses[503] = existing
+    ? { ...existing, description: `${existing.description} | ${overloaded}`, headers: { ...(existing.headers as object), ...RETRY_AFTER } }
+    : { ...json(ErrorBody, overloaded), headers: RETRY_AFTER };
+}
+
+function enrich(r: OpenAPIRegistry): void {
+  const seen = new Set<string>();
+  for (const def of r.definitions) {
+    if (def.type !== "route") continue;
+    const route = def.route;
+    const id = route.operationId ?? OPERATION_IDS[`${route.method} ${route.path}`] ?? derivedOperationId(route.method, route.path);
+    route.operationId = seen.has(id) ? derivedOperationId(route.method, route.path) : id;
+    seen.add(route.operationId);
+    route.tags ??= [tagOf(route.path)];
+    addCommonResponses(route);
+  }
+}
+
 let cached: { key: string; doc: unknown } | null = null;
 
 export function buildOpenApiDocument(publicUrl: string): unknown {
@@ -89,10 +177,12 @@ export function buildOpenApiDocument(publicUrl: string): unknown {
   const r = new OpenAPIRegistry();
   coreRoutes(r);
   for (const add of openApiContributors) add(r);
+  enrich(r);
   const doc = new OpenApiGeneratorV31(r.definitions).generateDocument({
     openapi: "3.1.0",
     info: { title: "Arbiter API", version: "1.0.0", description: "Verification, credits and escrow wallets for AI agents." },
     servers: [{ url: publicUrl }],
+    tags: TAGS,
   });
   cached = { key, doc };
   return doc;

@@ -150,6 +150,7 @@ function topupOpenApi(r: OpenAPIRegistry) {
     method: "get",
     path: "/api/v1/credits/topup/guide",
     summary: "How to buy credits: terms, steps and a runnable @x402/fetch example (JSON; HTML for browsers). No authentication.",
+    security: [],
     responses: {
       200: {
         description: "The guide",
