@@ -21,6 +21,17 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  /**
+   * Where the change feed (cache invalidation, src/db/change-feed.ts) LISTENs: a direct connection to the
+   * same database when DATABASE_URL goes through a pooler that cannot LISTEN (PgBouncer in transaction mode).
+   * Default: DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** The change feed's heartbeat: it is declared stalled (caches read through) after 3 missed beats. */
+  CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** PostgreSQL schema to use (tests and CI isolate runs with it). */
   DATABASE_SCHEMA: z
     .string()

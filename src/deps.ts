@@ -105,7 +105,14 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
   try {
     const database =
       o.database ??
-      (await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.DATABASE_URL ? null : `${config.DATA_DIR}/pglite`, pgliteWorker: config.PGLITE_WORKER }));
+      (await openDatabase({
+        url: config.DATABASE_URL,
+        schema: config.DATABASE_SCHEMA,
+        dataDir: config.DATABASE_URL ? null : `${config.DATA_DIR}/pglite`,
+        pgliteWorker: config.PGLITE_WORKER,
+        listenUrl: config.DATABASE_LISTEN_URL,
+        feed: { logger: logger.child({ component: "change-feed" }), heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS },
+      }));
     if (!o.database) cleanups.unshift(() => database.close());
     const applied = await migrate(database.db);
     if (applied.length) logger.info({ applied }, "database migrated");
@@ -118,6 +125,11 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       o.judge ??
       createJudge({ provider: config.JUDGE_PROVIDER, baseUrl: config.JUDGE_BASE_URL, model: config.JUDGE_MODEL, apiKey: config.JUDGE_API_KEY, timeoutMs: config.JUDGE_TIMEOUT_MS });
     const metrics = createMetrics();
+    metrics.changeFeedLive.set(database.changes.live ? 1 : 0);
+    database.changes.onStatus?.((live) => {
+      metrics.changeFeedLive.set(live ? 1 : 0);
+      if (!live) metrics.changeFeedOutages.inc();
+    });
     const db = database.db;
 
     const accounts = createAccountsService({ db, clock, changes: database.changes });
@@ -258,6 +270,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         onShed: (reason) => metrics.requestsShed.inc({ reason }),
       },
       isReady: () => runtime.ready,
+      cachesLive: () => database.changes.live,
       trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),
       mounts: [
         mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),

@@ -10,7 +10,10 @@
  * - PGlite (in process, or on its worker thread, which returns a statement's notifications in the
  *   statement's reply): notifications are delivered when the committing statement completes, before its
  *   promise resolves, so a process sees its own writes at once.
- * - PostgreSQL: one dedicated connection LISTENs (not a pool connection); it reconnects with backoff.
+ * - PostgreSQL: one dedicated connection LISTENs (not a pool connection); it reconnects with backoff. It
+ *   fails closed: the feed sends itself a heartbeat over the pool every second and stops being live when one
+ *   has not come back over the listening connection for 3 s (a stalled connection, which TCP alone may not
+ *   notice for hours); it then drops that connection and reconnects.
  *   Delivery follows commit by the notification round trip (well under a millisecond on loopback), so
  *   writers in this process also announce their changes in process (announceWrite/announceCommitted).
  */
@@ -29,6 +32,8 @@ export interface ChangeSubscriber {
 export interface ChangeFeed {
   readonly live: boolean;
   subscribe(s: ChangeSubscriber): void;
+  /** Called when the feed goes live or stops being live (metrics, logs); feeds that never change need not call it. */
+  onStatus?(listener: (live: boolean, reason: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -95,33 +100,71 @@ export async function pgliteChangeFeed(pglite: Listenable): Promise<ChangeFeed> 
   };
 }
 
-export function postgresChangeFeed(url: string, logger?: Logger): ChangeFeed {
+export interface PostgresFeedOptions {
+  logger?: Logger;
+  /**
+   * Sends `payload` on CHANGE_CHANNEL over ANOTHER connection (the pool): the heartbeat. The feed is live only
+   * while its own heartbeats come back over the listening connection, so a connection that is silently stalled
+   * (a NAT or proxy that stopped forwarding, a half-open socket) is found within `staleMs`.
+   */
+  heartbeat?: (payload: string) => Promise<unknown>;
+  heartbeatMs?: number;
+  /** Without a returning heartbeat for this long the feed is declared down (default 3 x heartbeatMs). */
+  staleMs?: number;
+}
+
+let feedSeq = 0;
+
+export function postgresChangeFeed(url: string, o: PostgresFeedOptions = {}): ChangeFeed {
+  const logger = o.logger;
   const d = createDispatcher();
+  const heartbeatMs = o.heartbeatMs ?? 1_000;
+  const staleMs = o.staleMs ?? 3 * heartbeatMs;
+  // Heartbeats are told apart from other processes' (and other test schemas') by this feed's id.
+  const id = `${process.pid}.${++feedSeq}.${Math.random().toString(36).slice(2, 8)}`;
+  const statusListeners: ((live: boolean, reason: string) => void)[] = [];
   let live = false;
   let closed = false;
   let client: pg.Client | null = null;
   let delay = 100;
   let timer: NodeJS.Timeout | null = null;
+  /** When the newest heartbeat that came back over the listening connection was sent. */
+  let confirmedAt = 0;
+  let everLive = false;
 
-  const down = () => {
-    if (live) logger?.warn("change feed lost its connection; caches read through until it is back");
-    live = false;
+  const setLive = (v: boolean, reason: string) => {
+    if (live === v) return;
+    live = v;
+    for (const l of statusListeners) l(v, reason);
+  };
+  const down = (reason: string) => {
+    if (live) logger?.warn({ reason }, "change feed is not live: caches read through to the database until it is back");
+    setLive(false, reason);
     d.reset();
   };
   const connect = async () => {
     timer = null;
     if (closed) return;
-    const c = new pg.Client({ connectionString: url });
+    // TCP keepalive finds a peer that vanished; the connect and query timeouts bound a reconnect through a
+    // network that accepts but does not answer. The heartbeat below finds everything else.
+    const c = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 5_000, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
     client = c;
     c.on("error", () => {});
     c.on("end", () => {
       if (client !== c) return;
       client = null;
-      down();
+      down("connection ended");
       schedule();
     });
     c.on("notification", (n) => {
-      if (n.channel === CHANGE_CHANNEL) d.dispatch(n.payload);
+      if (n.channel !== CHANGE_CHANNEL) return;
+      const p = n.payload;
+      if (p?.startsWith("heartbeat:")) {
+        const [, from, sentAt] = p.split(":");
+        if (from === id) confirmedAt = Math.max(confirmedAt, Number(sentAt));
+        return;
+      }
+      d.dispatch(p);
     });
     try {
       await c.connect();
@@ -129,14 +172,22 @@ export function postgresChangeFeed(url: string, logger?: Logger): ChangeFeed {
       if (closed) return void (await c.end().catch(() => {}));
       // Anything cached before this point may have missed a change while no one listened.
       d.reset();
-      live = true;
+      confirmedAt = Date.now();
+      setLive(true, "listening");
+      if (everLive) logger?.info("change feed is live again: caches serve from memory");
+      everLive = true;
       delay = 100;
     } catch {
       if (client === c) client = null;
-      await c.end().catch(() => {});
-      down();
+      abandon(c);
+      down("could not listen");
       schedule();
     }
+  };
+  /** Ends a connection without waiting for a server that may never answer. */
+  const abandon = (c: pg.Client) => {
+    (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    void c.end().catch(() => {});
   };
   const schedule = () => {
     if (closed || timer) return;
@@ -144,20 +195,40 @@ export function postgresChangeFeed(url: string, logger?: Logger): ChangeFeed {
     timer.unref();
     delay = Math.min(delay * 2, 5_000);
   };
+  const beat = o.heartbeat
+    ? setInterval(() => {
+        if (closed) return;
+        const now = Date.now();
+        if (live && now - confirmedAt > staleMs) {
+          const c = client;
+          client = null;
+          down(`no heartbeat for ${now - confirmedAt} ms`);
+          if (c) abandon(c);
+          schedule();
+          return;
+        }
+        if (live) void o.heartbeat!(`heartbeat:${id}:${now}`).catch(() => {});
+      }, heartbeatMs)
+    : null;
+  beat?.unref();
   void connect();
   return {
     get live() {
       return live;
     },
     subscribe: d.subscribe,
+    onStatus(l) {
+      statusListeners.push(l);
+    },
     async close() {
       d.detach();
       closed = true;
       live = false;
       if (timer) clearTimeout(timer);
+      if (beat) clearInterval(beat);
       const c = client;
       client = null;
-      await c?.end().catch(() => {});
+      if (c) abandon(c);
     },
   };
 }

@@ -6,7 +6,7 @@ import type { DB } from "./schema";
 import { PGliteDialect, type PipelinedExecutor } from "./pglite-dialect";
 import { startPGliteWorker } from "./pglite-worker";
 import { initPGliteDataDir } from "./pglite-init";
-import { pgliteChangeFeed, postgresChangeFeed, type ChangeFeed } from "./change-feed";
+import { CHANGE_CHANNEL, pgliteChangeFeed, postgresChangeFeed, type ChangeFeed, type PostgresFeedOptions } from "./change-feed";
 
 export type Database = Kysely<DB>;
 
@@ -40,7 +40,15 @@ const closing = (db: Database, changes: ChangeFeed) => async () => {
  * dataDir is null, for tests). With `schema`, PostgreSQL work happens in that schema (created if absent),
  * which is how tests and CI isolate runs sharing one server.
  */
-export async function openDatabase(opts: { url?: string; schema?: string; dataDir?: string | null; pgliteWorker?: boolean }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: {
+  url?: string;
+  schema?: string;
+  dataDir?: string | null;
+  pgliteWorker?: boolean;
+  /** PostgreSQL: where the change feed LISTENs (DATABASE_LISTEN_URL; default `url`). */
+  listenUrl?: string;
+  feed?: Omit<PostgresFeedOptions, "heartbeat">;
+}): Promise<DatabaseHandle> {
   if (opts.url) {
     if (opts.schema) {
       const admin = new pg.Client({ connectionString: opts.url });
@@ -63,7 +71,7 @@ export async function openDatabase(opts: { url?: string; schema?: string; dataDi
     pool.on("error", () => {});
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    const changes = postgresChangeFeed(opts.url);
+    const changes = postgresChangeFeed(opts.listenUrl ?? opts.url, { ...opts.feed, heartbeat: (payload) => pool.query("select pg_notify($1, $2)", [CHANGE_CHANNEL, payload]) });
     // Statements that may run concurrently with earlier ones go straight to the pool; a name makes pg
     // prepare the statement once per connection.
     const pipelined: PipelinedExecutor = async (q, o) => {

@@ -26,6 +26,8 @@ export interface AppOptions {
   /** Per-credential limit on /api/v1 and /api/mcp (src/http/rate-limit.ts); perMinute 0 or absent = off. */
   rateLimit?: { perMinute: number; burst?: number; limiter: RateLimiter };
   isReady: () => boolean;
+  /** The change feed is live: caches serve from memory (else they read through); reported by /healthz. */
+  cachesLive?: () => boolean;
   /** Proxies whose X-Forwarded-For gives the client address (TRUSTED_PROXIES); null = the socket's peer. */
   trustedProxies?: TrustedProxies;
   /** Load shedding on /api/v1 and /api/mcp (src/http/admission.ts); absent = admit everything. */
@@ -81,7 +83,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     app.use("/api/mcp", admit);
   }
 
-  app.get("/healthz", (c) => (opts.isReady() ? c.json({ ok: true }, 200) : c.json({ ok: false, error: "starting" }, 503)));
+  // Ready whether or not caches are live (reads go through to the database, correct but slower); the answer
+  // says which, for operators and load balancers that want to prefer fully live processes.
+  app.get("/healthz", (c) => {
+    const caches = !opts.cachesLive || opts.cachesLive() ? "live" : "read-through";
+    return opts.isReady() ? c.json({ ok: true, caches }, 200) : c.json({ ok: false, error: "starting", caches }, 503);
+  });
   app.get("/metrics", async (c) => c.text(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));
   app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(opts.publicUrl)));
 

@@ -33,6 +33,8 @@ export function createMetrics() {
     memoryShedding: new Gauge({ name: "arbiter_memory_shedding", help: "1 while live heap data is above SHED_HEAP_PERCENT of the heap limit", registers: [registry] }),
     heapLimit: new Gauge({ name: "arbiter_heap_limit_bytes", help: "V8's heap size limit (--max-old-space-size plus the young generation)", registers: [registry] }),
     rateLimitStoreErrors: new Counter({ name: "arbiter_rate_limit_store_errors_total", help: "Rate-limit checks let through because the shared store (RATE_LIMIT_STORE) did not answer", registers: [registry] }),
+    changeFeedLive: new Gauge({ name: "arbiter_change_feed_live", help: "1 while the change feed is known live (caches serve from memory); 0 while caches read through to the database", registers: [registry] }),
+    changeFeedOutages: new Counter({ name: "arbiter_change_feed_outages_total", help: "Times the change feed stopped being live (connection ended, or its heartbeat did not come back)", registers: [registry] }),
     creditsToppedUp: new Counter({ name: "arbiter_credits_topped_up_total", help: "Credits bought over x402", registers: [registry] }),
   };
 }
