@@ -31,6 +31,7 @@ import {
   type Transaction,
 } from "@solana/kit";
 import { errorMessage, failureToJson, type TxErrorJson } from "./errors";
+import { estimateFeeOfMessage } from "../fees";
 
 export const MAX_PROCESSING_AGE = 150n;
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
@@ -416,23 +417,9 @@ function accountKeysOf(tx: Transaction): string[] {
   return compiledMessage(tx).staticAccounts.map(String);
 }
 
-/** 5000 lamports per signature plus the priority fee (ComputeBudget price × limit / 1e6, rounded up). */
+/** 5000 lamports per signature plus the priority fee (see ../fees.ts). */
 export function estimateFee(tx: Transaction): bigint {
-  const msg = compiledMessage(tx);
-  let price = 0n;
-  let limit: bigint | null = null;
-  let nonBudget = 0n;
-  for (const ix of msg.instructions) {
-    const program = msg.staticAccounts[ix.programAddressIndex];
-    const d = ix.data ?? new Uint8Array();
-    if (program === "ComputeBudget111111111111111111111111111111") {
-      const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
-      if (d[0] === 2 && d.length >= 5) limit = BigInt(v.getUint32(1, true));
-      else if (d[0] === 3 && d.length >= 9) price = v.getBigUint64(1, true);
-    } else nonBudget++;
-  }
-  const cu = limit ?? (nonBudget * 200_000n > 1_400_000n ? 1_400_000n : nonBudget * 200_000n);
-  return 5000n * BigInt(msg.header.numSignerAccounts) + (price * cu + 999_999n) / 1_000_000n;
+  return estimateFeeOfMessage(tx.messageBytes as unknown as Uint8Array);
 }
 
 function emptyResult(err: TxErrorJson): SimulationResult {
