@@ -179,6 +179,9 @@ export interface WalletsTable {
   updated_at: Generated<Date>;
   /** 005_oauth.sql: a safe wallet from before self-custodial safe mode that can no longer transact (SPEC 7). */
   legacy_safe: Generated<boolean>;
+  /** 009_a_rules_version.sql: +1 on every change of the limits or the mandate / of the mandate. */
+  rules_version: Generated<number>;
+  mandate_version: Generated<number>;
 }
 
 /** Proposals: one row per propose call or owner withdrawal (002_wallets.sql). */
@@ -210,6 +213,9 @@ export interface ProposalsTable {
   error: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** 009_a_rules_version.sql: the wallet's versions the proposal was checked and judged under (null: owner's, or older). */
+  rules_version: Generated<number | null>;
+  mandate_version: Generated<number | null>;
 }
 
 /** OAuth 2.1 authorization server (005_oauth.sql, docs/oauth.md). */

@@ -18,6 +18,7 @@ import type { EvmChain } from "../chains/evm/chain";
 import { RpcError } from "../chains/evm/chain";
 import { requestHashOf, type EvmPayload } from "./build";
 import { findProposal, lockProposal, transition } from "./repo";
+import { refusedByRules } from "./rules-guard";
 import { effectiveStatus, type ProposalStatus } from "./state";
 import type { ProposalsDeps } from "./types";
 
@@ -78,6 +79,7 @@ export async function executeProposal(deps: ProposalsDeps, id: string, from: "ve
       logger.error({ proposalId: id }, "requestHash mismatch; refused to sign");
       return null;
     }
+    if (await refusedByRules(deps, tx, p, w, from, now)) return null;
     const handle = { walletId: w.id, address: w.address, keyRef: w.key_ref };
     if (!deps.signer.canSign(handle)) {
       await transition(tx, id, from, "failed", now, { error: "the custodian cannot sign for this wallet (key unavailable)" });

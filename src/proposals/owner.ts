@@ -14,7 +14,8 @@ import { requestHashOf, type EvmPayload } from "./build";
 import { invalidState } from "./errors";
 import { LEGACY_SAFE_MESSAGE } from "../wallets/custody/embedded";
 import { executeProposal } from "./execute";
-import { checkDailyCap, checkLimits } from "./limits-check";
+import { checkDailyCap, checkLimits, type LimitVerdict } from "./limits-check";
+import { rulesRefusal, type RulesNow } from "./rules-guard";
 import type { ProposalResult } from "./present";
 import { result, simulateEvmProposal } from "./propose";
 import { findProposal, lockProposal, reservedInWindow, transition, type ProposalRow } from "./repo";
@@ -36,26 +37,25 @@ function actionable(row: { status: string; approval_expires_at: Date | null }, n
 
 /**
  * The re-checks every confirmation makes under the wallet and proposal locks, whoever signs afterwards
- * (the custodian here, the owner's browser wallet in wallets/custody/embedded-confirm.ts): the fresh
- * simulation must not revert, the limits and the rolling cap must still pass. A failure moves the proposal to
- * `blocked` with the reason and returns false.
+ * (the custodian here, the owner's browser wallet in wallets/custody/embedded-confirm.ts), against the
+ * wallet row read under that lock: the wallet is live and its mandate is the one the judge saw
+ * (rules-guard.ts), the fresh simulation does not revert, the current limits and the rolling cap still pass.
+ * A failure moves the proposal to `blocked` with the reason and returns null; else the limits verdict (its
+ * exposure is the new reservation).
  */
-export async function recheckAtConfirmation(
-  tx: Transaction<DB>,
-  p: ProposalRow,
-  c: { sim: SimulationReport; limits: ReturnType<typeof limitsFromRow>; lim: ReturnType<typeof checkLimits>; block?: string },
-  now: Date,
-): Promise<boolean> {
-  let reason: string | null = c.block ?? null;
+export async function recheckAtConfirmation(tx: Transaction<DB>, p: ProposalRow, w: RulesNow, c: { sim: SimulationReport; block?: string }, now: Date): Promise<LimitVerdict | null> {
+  const limits = limitsFromRow(w.limits);
+  const lim = checkLimits(limits, c.sim.changes, { simulated: c.sim.status === "clean" });
+  let reason: string | null = c.block ?? (await rulesRefusal(tx, p, w, now, { ownerDecides: true }));
   if (!reason && c.sim.status === "reverted") reason = `the simulation at confirmation reverts (${c.sim.error}): a transaction that reverts is never sent`;
-  if (!reason && !c.lim.ok) reason = `${c.lim.reason} (re-checked at confirmation)`;
+  if (!reason && !lim.ok) reason = `${lim.reason} (re-checked at confirmation)`;
   if (!reason) {
-    const cap = checkDailyCap(c.limits, await reservedInWindow(tx, p.wallet_id, now, p.id), c.lim.exposureUsd);
+    const cap = checkDailyCap(limits, await reservedInWindow(tx, p.wallet_id, now, p.id), lim.exposureUsd);
     if (cap) reason = `${cap} (re-checked at confirmation)`;
   }
-  if (!reason) return true;
+  if (!reason) return lim;
   await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning: reason, simulation: JSON.stringify(c.sim) });
-  return false;
+  return null;
 }
 
 export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, txId: string): Promise<ProposalResult> {
@@ -80,16 +80,15 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
   const fresh = kind ? await kind.resimulate(deps, row) : { simulation: await simulateEvmProposal(deps, chain, { payload }), block: undefined };
   const sim = fresh.simulation;
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was signed; retry the confirmation");
-  const limits = limitsFromRow(wallet.limits);
-  const lim = checkLimits(limits, sim.changes, { simulated: sim.status === "clean" });
 
   const next = await db.transaction().execute(async (tx) => {
-    await lockWallet(tx, wallet.id);
+    const w = await lockWallet(tx, wallet.id);
     const p = await lockProposal(tx, row.id);
     const now = clock.now();
     actionable(p, now);
-    if (!(await recheckAtConfirmation(tx, p, { sim, limits, lim, block: fresh.block }, now))) return "blocked" as const;
-    await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, updated_at: now }).where("id", "=", p.id).execute();
+    const lim = await recheckAtConfirmation(tx, p, w, { sim, block: fresh.block }, now);
+    if (!lim) return "blocked" as const;
+    await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, rules_version: w.rules_version, updated_at: now }).where("id", "=", p.id).execute();
     return "execute" as const;
   });
   if (next === "execute") {

@@ -83,21 +83,24 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
   const { built, source } = o;
   const req = { input: o.input };
   const note = cutNote(o.note);
-  const limits = limitsFromRow(wallet.limits);
 
   const simulation = await (o.simulate ? o.simulate() : simulateEvmProposal(deps, chain, { payload: built.payload as EvmPayload }));
-  const lim = checkLimits(limits, simulation.changes, { simulated: simulation.status === "clean" });
 
   const id = prefixedId("prop");
   const rec = await db.transaction().execute(async (tx) => {
-    await lockWallet(tx, wallet.id);
+    // The rules are read under the lock: the proposal records the versions its limits were checked against
+    // and its judge runs against, and signing refuses it if they changed since (rules-guard.ts).
+    const w = await lockWallet(tx, wallet.id);
+    if (w.archived_at) throw proposeConflict("the wallet is archived and cannot transact; an operator can unarchive it");
+    const limits = limitsFromRow(w.limits);
+    const lim = checkLimits(limits, simulation.changes, { simulated: simulation.status === "clean" });
     const now = clock.now();
     const spent = await reservedInWindow(tx, wallet.id, now, null);
     const blockReason = lim.reason ?? checkDailyCap(limits, spent, lim.exposureUsd);
     await tx
       .insertInto("proposals")
-      .values(
-        newProposalRow({
+      .values({
+        ...newProposalRow({
           id,
           account_id: principal.accountId,
           wallet_id: wallet.id,
@@ -116,11 +119,14 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
           cap_at: now,
           now,
         }),
-      )
+        rules_version: w.rules_version,
+        mandate_version: w.mandate_version,
+      })
       .execute();
     await o.onRecorded?.(tx, id);
-    return { spent, blocked: blockReason !== null };
+    return { spent, blocked: blockReason !== null, limits, lim, mandate: w.mandate };
   });
+  const { limits, lim } = rec;
   logger.info({ proposalId: id, walletId: wallet.id, kind: built.kind, simulation: simulation.status, blockedByLimits: rec.blocked, source }, "proposal recorded");
   if (rec.blocked) return result(deps, id);
 
@@ -130,7 +136,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     run = await deps.verification.run(
       principal.accountId,
       {
-        intent: wallet.mandate ?? NO_MANDATE,
+        intent: rec.mandate ?? NO_MANDATE,
         action: { ...req.input, wallet: wallet.address, summary: built.summary },
         context: proposalContext({ wallet: { name: wallet.name, address: wallet.address, chain: wallet.chain, mode: wallet.mode }, limits, spentLast24hUsd: rec.spent, simulation }),
         preset: "escrow",

@@ -1,6 +1,8 @@
 /**
  * Hooks the wallet verbs call inside the wallet's row lock (wired in escrow.ts).
  *
+ * - After the mandate changes: every held proposal judged under the old one is blocked (its verdict was
+ *   about another mandate; rules-guard.ts refuses it at confirmation anyway, this says so at once).
  * - After the limits change: every proposal still awaiting the owner is checked again, against its
  *   stored simulation and the rolling cap (excluding itself), and blocked when it no longer passes.
  *   Oldest first, so earlier proposals keep their place in the cap.
@@ -20,7 +22,7 @@ export async function recheckHeld(deps: ProposalsDeps, tx: Transaction<DB>, wall
   const limits = limitsFromRow(wallet.limits);
   const held = await tx
     .selectFrom("proposals")
-    .select(["id", "simulation"])
+    .select(["id", "simulation", "mandate_version"])
     .where("wallet_id", "=", wallet.id)
     .where("origin", "=", "agent")
     .where("status", "=", "awaiting_user")
@@ -29,6 +31,11 @@ export async function recheckHeld(deps: ProposalsDeps, tx: Transaction<DB>, wall
     .execute();
   const blocked: string[] = [];
   for (const p of held) {
+    if (p.mandate_version !== null && p.mandate_version !== wallet.mandate_version) {
+      const why = "the wallet's mandate was replaced while this proposal waited for the owner: the judge's verdict was about another mandate; propose again";
+      if (await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning: why })) blocked.push(p.id);
+      continue;
+    }
     const sim = p.simulation as SimulationReport | null;
     const lim = checkLimits(limits, sim?.changes ?? [], { simulated: sim?.status === "clean" });
     const reason = lim.reason ?? checkDailyCap(limits, await reservedInWindow(tx, wallet.id, now, p.id), lim.exposureUsd);

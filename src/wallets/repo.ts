@@ -30,6 +30,8 @@ export const WALLET_COLUMNS = [
   "created_at",
   "updated_at",
   "legacy_safe",
+  "rules_version",
+  "mandate_version",
 ] as const;
 export type WalletView = Omit<WalletRow, "key_ref">;
 

@@ -26,6 +26,17 @@ export interface UpdateResult {
   blockedProposals: string[];
 }
 
+/**
+ * The version bumps of a rules change (009_a_rules_version.sql): a proposal judged under older versions is
+ * checked again when it is signed (proposals/rules-guard.ts).
+ */
+export function rulesVersionBump(row: { rules_version: number; mandate_version: number }, patch: { mandate?: unknown; limits?: unknown }): { rules_version?: number; mandate_version?: number } {
+  const out: { rules_version?: number; mandate_version?: number } = {};
+  if (patch.mandate !== undefined || patch.limits !== undefined) out.rules_version = row.rules_version + 1;
+  if (patch.mandate !== undefined) out.mandate_version = row.mandate_version + 1;
+  return out;
+}
+
 const updateFailed = (m: string) => new ServiceError("invalid_input", "update_failed", m);
 
 export async function updateWallet(deps: WalletsDeps, principal: Principal, ref: string, input: UpdateWalletInput): Promise<UpdateResult> {
@@ -79,8 +90,13 @@ export async function updateWallet(deps: WalletsDeps, principal: Principal, ref:
       }
     }
     if (Object.keys(patch).length === 0) return { row, changed, loosened: [], notes, blocked: [] as string[] };
-    const updated = await tx.updateTable("wallets").set({ ...patch, updated_at: deps.clock.now() }).where("id", "=", row.id).returningAll().executeTakeFirstOrThrow();
-    const blocked = patch.limits && deps.onRulesChanged ? await deps.onRulesChanged(tx, updated) : [];
+    const updated = await tx
+      .updateTable("wallets")
+      .set({ ...patch, ...rulesVersionBump(row, patch), updated_at: deps.clock.now() })
+      .where("id", "=", row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const blocked = (patch.limits !== undefined || patch.mandate !== undefined) && deps.onRulesChanged ? await deps.onRulesChanged(tx, updated) : [];
     const { key_ref: _k, ...view } = updated;
     return { row: view, changed, loosened, notes, blocked };
   });

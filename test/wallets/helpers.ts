@@ -44,13 +44,14 @@ export class ScriptedJudge implements Judge {
 export const ERC20 = parseAbi(["function balanceOf(address) view returns (uint256)", "function transfer(address,uint256) returns (bool)", "function approve(address,uint256) returns (bool)"]);
 export const USDC: Address = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 
-export async function startEscrowRuntime(opts: { clock?: Clock; env?: Record<string, string>; listen?: boolean } = {}) {
+/** `modelJudge`: keep the judge the env configures (e.g. JUDGE_PROVIDER=openai on a slow fake-openai server). */
+export async function startEscrowRuntime(opts: { clock?: Clock; env?: Record<string, string>; listen?: boolean; modelJudge?: boolean } = {}) {
   const judge = new ScriptedJudge();
   const port = opts.listen ? await freePort() : 0;
   const publicUrl = opts.listen ? `http://127.0.0.1:${port}` : "http://arbiter.test";
   const t = await startTestRuntime({
     env: { SANDBOX: "true", SANDBOX_RPC_PORT: "0", PUBLIC_URL: publicUrl, SHUTDOWN_GRACE_MS: "1000", ...opts.env },
-    overrides: { judge, ...(opts.clock ? { clock: opts.clock } : {}) },
+    overrides: { ...(opts.modelJudge ? {} : { judge }), ...(opts.clock ? { clock: opts.clock } : {}) },
   });
   const server = opts.listen ? await listen(t.runtime, { host: "127.0.0.1", port }) : null;
   const chain = t.runtime.chain;

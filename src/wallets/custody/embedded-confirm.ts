@@ -20,12 +20,10 @@ import { toHex, type Address, type Hex, type Transaction } from "viem";
 import { HASH32_RE } from "../../lib/ids";
 import { ServiceError } from "../../lib/errors";
 import type { EvmChain } from "../../chains/evm/chain";
-import { limitsFromRow } from "../limits";
 import { lockWallet } from "../repo";
 import { requestHashOf, type EvmPayload } from "../../proposals/build";
 import { invalidState } from "../../proposals/errors";
 import { settleFromReceipt, waitForReceipt } from "../../proposals/execute";
-import { checkLimits } from "../../proposals/limits-check";
 import type { ProposalResult } from "../../proposals/present";
 import { result, simulateEvmProposal } from "../../proposals/propose";
 import { recheckAtConfirmation } from "../../proposals/owner";
@@ -73,16 +71,15 @@ export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, tx
   if (payload.delegate || payload.from.toLowerCase() !== wallet.address.toLowerCase()) throw invalidState("this proposal cannot be sent as one transaction from your wallet");
   const sim = await simulateEvmProposal(deps, chain, { payload });
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was handed to your wallet; try again");
-  const limits = limitsFromRow(wallet.limits);
-  const lim = checkLimits(limits, sim.changes, { simulated: sim.status === "clean" });
   const pending = await chain.client.getTransactionCount({ address: payload.from, blockTag: "pending" });
 
   const outcome = await db.transaction().execute(async (tx) => {
-    await lockWallet(tx, wallet.id);
+    const w = await lockWallet(tx, wallet.id);
     const p = await lockProposal(tx, row.id);
     const now = clock.now();
     actionable(p, now);
-    if (!(await recheckAtConfirmation(tx, p, { sim, limits, lim }, now))) return null;
+    const lim = await recheckAtConfirmation(tx, p, w, { sim }, now);
+    if (!lim) return null;
     const until = new Date(Math.max(p.approval_expires_at?.getTime() ?? 0, now.getTime() + SIGNING_WINDOW_MS));
     await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, approval_expires_at: until, updated_at: now }).where("id", "=", p.id).execute();
     await tx

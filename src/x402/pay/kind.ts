@@ -19,6 +19,7 @@ import type { SimulationReport } from "../../chains/evm/simulate";
 import { keccakCanonical } from "../../lib/hashing";
 import { invalidState } from "../../proposals/errors";
 import { findProposal, lockProposal, transition, type ProposalRow } from "../../proposals/repo";
+import { refusedByRules } from "../../proposals/rules-guard";
 import { effectiveStatus, type ProposalStatus } from "../../proposals/state";
 import type { ProposalKindHandler, ProposalsDeps } from "../../proposals/types";
 import type { KeyHandle, WalletSigner } from "../../wallets/custody/signer";
@@ -139,6 +140,7 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
           await transition(tx, id, from, "failed", now, { error });
           return null;
         };
+        if (await refusedByRules(deps, tx, cur, w, from, now)) return null;
         if (keccakCanonical(cur.payload) !== cur.request_hash) return refuse("requestHash mismatch: the stored payload does not hash to the proposal's requestHash; refused to sign");
         const fresh = (await findPayment(tx, id))!;
         const differ = termsDiffer(p, { amount: BigInt(fresh.accepted.amount), asset: fresh.accepted.asset, payTo: fresh.accepted.payTo, network: fresh.accepted.network });
