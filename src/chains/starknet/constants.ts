@@ -68,3 +68,5 @@ export const SEL = {
 } as const;
 
 export const VOYAGER = { tx: (h: string) => `https://voyager.online/tx/${h}`, contract: (a: string) => `https://voyager.online/contract/${a}` };
+
+export const toFeltHexSel = (name: string): string => "0x" + selector(name).toString(16);
