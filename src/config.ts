@@ -47,8 +47,8 @@ const EnvSchema = z.object({
   JUDGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
    * How old a PENDING verification (its process died mid-run) must be before recovery refunds it. It must
-   * exceed JUDGE_TIMEOUT_MS: with several processes on one PostgreSQL, a younger run may still be judged
-   * by a live process. Default: JUDGE_TIMEOUT_MS + 60 s.
+   * exceed JUDGE_TIMEOUT_MS (the deadline of the whole model call) by at least 1 s: with several processes
+   * on one PostgreSQL, a younger run may still be judged by a live process. Default: JUDGE_TIMEOUT_MS + 60 s.
    */
   VERIFY_RECOVERY_GRACE_MS: z.coerce.number().int().min(1_000).optional(),
   JUDGE_SIGNING_KEY: z
@@ -161,7 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
-  if (e.VERIFY_RECOVERY_GRACE_MS !== undefined && e.VERIFY_RECOVERY_GRACE_MS <= e.JUDGE_TIMEOUT_MS) throw new ConfigError("invalid configuration:\n  VERIFY_RECOVERY_GRACE_MS must exceed JUDGE_TIMEOUT_MS");
+  // The margin covers signing and writing the receipt after the model answers, and the sweep's own timing.
+  if (e.VERIFY_RECOVERY_GRACE_MS !== undefined && e.VERIFY_RECOVERY_GRACE_MS < e.JUDGE_TIMEOUT_MS + 1_000) throw new ConfigError("invalid configuration:\n  VERIFY_RECOVERY_GRACE_MS must exceed JUDGE_TIMEOUT_MS by at least 1000 ms (a run is refunded only once its judge deadline has passed)");
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) throw new ConfigError("invalid configuration:\n  HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS");
   if (e.TOPUP_MIN_CREDITS > e.TOPUP_MAX_CREDITS) throw new ConfigError("invalid configuration:\n  TOPUP_MIN_CREDITS must not exceed TOPUP_MAX_CREDITS");
   if (e.JUDGE_PROVIDER !== "rules" && !e.JUDGE_MODEL) throw new ConfigError(`invalid configuration:\n  JUDGE_MODEL is required when JUDGE_PROVIDER=${e.JUDGE_PROVIDER}`);

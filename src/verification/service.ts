@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { claimRows } from "../db/claim";
 import type { Logger } from "pino";
 import type { Database } from "../db/client";
 import type { Principal } from "../accounts/principal";
@@ -267,16 +268,40 @@ export function createVerificationService(deps: VerificationDeps) {
       return q.orderBy("created_at", "desc").limit(opts.limit).execute();
     },
 
-    /** Refunds runs left PENDING by a crash or a stuck judge. Safe to run from many processes. */
     /** Group-commit figures (statements written, runs, largest batch), for /metrics and the benchmark. */
     writerStats: () => writer.stats(),
 
+    /**
+     * Refunds runs left PENDING by a crash. A run is refunded only once its judge deadline has passed
+     * everywhere: its age on the database's clock (created_at is the database's now()) must exceed
+     * `pendingGraceMs`, which config keeps at least 1 s past JUDGE_TIMEOUT_MS, and the model call itself is
+     * bounded by that deadline (src/judge/llm/deadline.ts). Rows are claimed (src/db/claim.ts): with several
+     * processes sweeping, each run is refunded by one of them, in one transaction with its FAILED mark; a
+     * late completion finds it no longer PENDING and is refused without charging (run() above).
+     */
     async recoverPending(): Promise<number> {
-      const cutoff = new Date(clock.now().getTime() - deps.pendingGraceMs);
-      const stale = await db.selectFrom("verifications").select(["id", "account_id"]).where("status", "=", "PENDING").where("created_at", "<", cutoff).execute();
-      let n = 0;
-      for (const r of stale) if (await refund(r.account_id, r.id, "refund:interrupted")) n++;
-      if (n > 0) logger.warn({ refunded: n }, "refunded interrupted verification runs");
+      const graceSeconds = deps.pendingGraceMs / 1000;
+      const n = await claimRows(
+        db,
+        (tx) =>
+          tx
+            .selectFrom("verifications")
+            .select(["id", "account_id"])
+            .where("status", "=", "PENDING")
+            .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${graceSeconds})`)
+            .limit(500),
+        async (tx, rows) => {
+          for (const r of rows) {
+            await tx.updateTable("verifications").set({ status: "FAILED", completed_at: clock.now() }).where("id", "=", r.id).execute();
+            await applyCreditChange(tx, { accountId: r.account_id, delta: 1, reason: "refund:interrupted", ref: r.id });
+          }
+          return rows.length;
+        },
+      );
+      if (n > 0) {
+        metrics.creditsRefunded.inc(n);
+        logger.warn({ refunded: n }, "refunded interrupted verification runs");
+      }
       return n;
     },
   };

@@ -6,6 +6,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { buildPrompt } from "../prompt";
 import { JudgeUnavailableError, type Judge, type JudgeInput, type JudgeOutput } from "../types";
 import { toUnavailable } from "./errors";
+import { withDeadline } from "./deadline";
 import { DEFAULT_TIMEOUT_MS, type LlmJudgeConfig } from "./openai";
 import { parseVerdict } from "./parse";
 
@@ -41,7 +42,8 @@ export class AnthropicJudge implements Judge {
 
     let msg: Anthropic.Message;
     try {
-      msg = await this.client.messages.create(body);
+      const deadline = this.cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      msg = await withDeadline("anthropic", deadline, (signal) => this.client.messages.create(body, { signal, timeout: deadline }));
     } catch (err) {
       throw toUnavailable("anthropic", err);
     }

@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import { buildPrompt } from "../prompt";
 import { JudgeUnavailableError, type Judge, type JudgeInput, type JudgeOutput } from "../types";
 import { toUnavailable } from "./errors";
+import { withDeadline } from "./deadline";
 import { parseVerdict } from "./parse";
 
 export interface LlmJudgeConfig {
@@ -74,7 +75,8 @@ export class OpenAIJudge implements Judge {
 
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(body);
+      const deadline = this.cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      completion = await withDeadline("openai", deadline, (signal) => this.client.chat.completions.create(body, { signal, timeout: deadline }));
     } catch (err) {
       throw toUnavailable("openai", err);
     }

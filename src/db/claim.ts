@@ -1,0 +1,35 @@
+/**
+ * Background work claimed in the database, so several processes on one PostgreSQL never act on the same
+ * row at once (and PGlite, one process, runs the same code). Two shapes:
+ *
+ * - `claimRows`: short work on rows, done in the claiming transaction. The select gets `FOR UPDATE SKIP
+ *   LOCKED`: each process takes rows no other process holds, acts on them, and commits; a row another
+ *   process is working on is skipped, not waited for, and is seen again on a later sweep only if that
+ *   process did not finish it (its rollback or death releases the lock).
+ * - `tryAdvisoryLock`: work on a key that is not one row (a wallet, a relayer account, a batch), inside a
+ *   transaction: `pg_try_advisory_xact_lock` on (namespace, key), released at commit or rollback, also when
+ *   the process dies (its connection ends). False means another process holds it: skip.
+ *
+ * Used by verification recovery (src/verification/service.ts); meant for every sweep (proposals, top-ups,
+ * receipt anchoring, webhook delivery). See docs/decisions.md "Background work is claimed in the database".
+ */
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from "kysely";
+
+export async function claimRows<DB, TB extends keyof DB, O, R>(
+  db: Kysely<DB>,
+  select: (tx: Transaction<DB>) => SelectQueryBuilder<DB, TB, O>,
+  act: (tx: Transaction<DB>, rows: O[]) => Promise<R>,
+): Promise<R> {
+  return db.transaction().execute(async (tx) => act(tx, await select(tx).forUpdate().skipLocked().execute()));
+}
+
+/** Takes the transaction-scoped advisory lock on (namespace, key) if free; never waits. */
+export async function tryAdvisoryLock<DB>(tx: Transaction<DB>, namespace: string, key: string): Promise<boolean> {
+  const r = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtext(${namespace}), hashtext(${key})) as ok`.execute(tx);
+  return r.rows[0]?.ok === true;
+}
+
+/** Waits for the transaction-scoped advisory lock on (namespace, key): serialises short critical sections. */
+export async function advisoryLock<DB>(tx: Transaction<DB>, namespace: string, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${namespace}), hashtext(${key}))`.execute(tx);
+}
