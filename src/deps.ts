@@ -42,6 +42,7 @@ import { PROPOSAL_TOOLS } from "./mcp/tools/proposals";
 import { chooseTopupRails, createTopupService, type TopupService } from "./credits/topup";
 import { topupMount } from "./http/routes/topup";
 import { sandboxAdminMount } from "./http/routes/sandbox-admin";
+import { createSandboxSelfService } from "./sandbox/self-service";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
 import { createTrading } from "./swaps/wiring";
 import { createOAuthService } from "./oauth/service";
@@ -289,6 +290,17 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       ],
     });
 
+    if (chain?.sandbox && topupService.enabled) {
+      const app = runtime.app;
+      services.sandbox = createSandboxSelfService({
+        faucet: chain.sandbox.faucet,
+        credits,
+        wallets: escrow.wallets,
+        fetchOwn: async (request) => app.fetch(request),
+        publicUrl: config.PUBLIC_URL,
+        limits: topupService.limits,
+      });
+    }
     runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS);
     runtime.mcpTools.register(...trading.tools);
     if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));

@@ -9,6 +9,7 @@ import type { OAuthService } from "./oauth/service";
 import type { EmbeddedCustody } from "./wallets/custody/embedded-service";
 import type { EndpointService } from "./webhooks/endpoints";
 import type { InsightsService } from "./insights/service";
+import type { SandboxSelfService } from "./sandbox/self-service";
 
 /** The service verbs the transports (HTTP, MCP, dashboard) may call. Built in deps.ts. */
 export interface Services {
@@ -29,4 +30,6 @@ export interface Services {
   webhooks: EndpointService;
   /** Time series for the dashboard's charts (src/insights). */
   insights: InsightsService;
+  /** Sandbox only (null otherwise): credits over the real x402 path paid from the faucet, and wallet funding. */
+  sandbox?: SandboxSelfService | null;
 }

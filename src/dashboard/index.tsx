@@ -20,6 +20,7 @@ import { escrowRoutes } from "./pages/escrow";
 import { oauthConsentRoutes, oauthPreflight } from "./pages/oauth-consent";
 import { connectedClientRoutes } from "./pages/connected-clients";
 import { embeddedRoutes } from "./pages/embedded-wallet";
+import { sandboxRoutes } from "./pages/sandbox";
 import { escrowEnabled } from "./escrow";
 import { Notice } from "./views/components";
 import { render } from "./views/render";
@@ -78,6 +79,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.route("/", accountRoutes(deps));
   app.route("/", oauthConsentRoutes(deps));
   app.route("/", connectedClientRoutes(deps));
+  app.route("/", sandboxRoutes(deps));
   app.route("/", embeddedRoutes(deps)); // before escrowRoutes: /wallets/connect is not a wallet id
   app.route("/", escrowRoutes(deps));
   app.all("*", (c) => render(c, { title: "Not found", status: 404 }, <Notice kind="error">There is no such page.</Notice>));

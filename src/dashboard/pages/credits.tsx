@@ -3,7 +3,8 @@ import { UUID_RE } from "../../lib/ids";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { Copy, Empty, ExternalLink, Field, Notice, Time } from "../views/components";
 import { credits, signed, usd } from "../views/format";
-import { render } from "../views/render";
+import { noticeFrom, render } from "../views/render";
+import { SandboxBanner, SandboxBuyCredits } from "./sandbox";
 
 /** The top-up terms of SPEC 2.3 (`topup`), as far as the page uses them. */
 export interface TopupTerms {
@@ -125,6 +126,8 @@ export function creditRoutes(deps: DashboardDeps) {
       c,
       { title: "Credits", active: "credits" },
       <>
+        {noticeFrom(c) && <Notice kind={noticeFrom(c)!.kind}>{noticeFrom(c)!.text}</Notice>}
+        {deps.services.sandbox && <SandboxBanner />}
         <section class="card stat-row">
           <div class="stat">
             <span class="stat-label">Balance</span>
@@ -135,6 +138,7 @@ export function creditRoutes(deps: DashboardDeps) {
         </section>
         <section class="card">
           <h2>Top up with USDC</h2>
+          {deps.services.sandbox && <SandboxBuyCredits csrf={c.get("session").csrfToken} sandbox={deps.services.sandbox} />}
           {topup && topup.available !== false ? (
             <Terms t={topup} price={info.priceUsdPerCredit} />
           ) : (

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { SandboxFundWallet } from "./sandbox";
 import { LineChart, Meter } from "../views/charts";
 import { raw } from "hono/html";
 import type { DashboardDeps, DashboardEnv } from "../context";
@@ -186,6 +187,7 @@ export function walletDetailRoutes(deps: DashboardDeps) {
           <h2>Balances</h2>
           <BalancesTable b={balances.b} error={balances.error} />
         </section>
+        {deps.services.sandbox && w.chain === "base" && !w.archivedAt && <SandboxFundWallet csrf={csrf} walletId={w.id} />}
         <section class="card">
           <h2>Activity</h2>
           <Meter label="Spend in the rolling 24 hours" used={spend.total} limit={spend.capUsd} />

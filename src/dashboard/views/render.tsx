@@ -40,6 +40,8 @@ export const NOTICES: Record<string, { kind: "ok" | "info"; text: string }> = {
   proposal_confirmed: { kind: "ok", text: "The proposal was confirmed and sent; it is waiting for the chain." },
   proposal_executed: { kind: "ok", text: "Confirmed: the transaction executed on chain." },
   proposal_blocked: { kind: "info", text: "Not sent: the re-check at confirmation blocked it (see the reasoning below)." },
+  sandbox_credits: { kind: "ok", text: "Credits bought with sandbox USDC: the x402 payment settled on the sandbox chain (see the ledger)." },
+  sandbox_funded: { kind: "ok", text: "The sandbox faucet sent the tokens; the balances below include them." },
   welcome: { kind: "ok", text: "Welcome to Arbiter. Create an API key for your agent to get started." },
   threshold_saved: { kind: "ok", text: "The low-credit threshold was saved." },
   webhook_paused: { kind: "ok", text: "Paused: events are kept and sent when you resume (within 24 hours)." },
