@@ -89,6 +89,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       escalations,
       constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
       injection,
+      clauses: JSON.parse(JSON.stringify(parsed.clauses)) as unknown[],
     };
   } catch (err) {
     return {
@@ -99,6 +100,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       escalations: [],
       constraints: [],
       injection: [],
+      clauses: [],
     };
   }
 }

@@ -15,7 +15,7 @@ export class RulesJudge implements Judge {
       verdict: r.verdict,
       reasoning: r.reasoning,
       provider: "rules",
-      transcript: [{ kind: "rules", data: { constraints: r.constraints, violations: r.violations, unknowns: r.unknowns, injection: r.injection } }],
+      transcript: [{ kind: "rules", data: { clauses: r.clauses, constraints: r.constraints, violations: r.violations, unknowns: r.unknowns, injection: r.injection } }],
     };
   }
 }

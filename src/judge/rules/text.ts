@@ -5,6 +5,7 @@
  * understood only when what is left over is filler.
  */
 import { FILLER } from "./vocab";
+import { normaliseNumbers } from "./numbers";
 
 export interface Refs {
   addresses: string[];
@@ -50,6 +51,16 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bUSD\s+(?=\d)/g, "$");
   // "min out no worse than 1% below": "at most 1% below".
   s = s.replace(/\b(?:no|not)\s+worse\s+than\b/gi, "at most");
+  // "Undelegation is outside the agent's authority", "borrowing is a no-go", "testnets are out of scope": prohibitions.
+  s = s.replace(/\b(is|are)\s+(?:(?:strictly|completely|entirely)\s+)?(?:outside\s+(?:of\s+)?(?:the|its|our|your|this)?\s*(?:(?:agent|bot|assistant)['’]?s?\s+)?(?:authority|mandate|remit|scope|permissions?)|a\s+no[- ]go|out\s+of\s+scope|not\s+(?:ok|okay|fine|on))\b/gi, "$1 forbidden");
+  // "cancel whatever you need to": no requirement in it.
+  s = s.replace(/\b(whatever|anything|as (?:much|many) as)\s+(?:you|it|the agent)\s+(?:need|needs|want|wants)(?:\s+to)?\b/gi, "$1");
+  // Config spelling of reduce-only: "r=true", "reduce_only: true", "reduceOnly=true".
+  s = s.replace(/\b(?:r|reduce[_-]?only|reduceonly)\s*[=:]\s*true\b/gi, "reduce-only");
+  // Shorthand: "mkts" are markets, "w/" is with, "lev" is leverage, "txs" are transactions.
+  s = s.replace(/\bmkts?\b/gi, "markets").replace(/\bw\/(?=\s)/gi, "with").replace(/\blev\b(?=\s*(?:max|cap|limit|at most|up to|≤|<|\d))/gi, "leverage");
+  // Venue action names: "spotSend" is a spot send, "usdSend" a USD send, "withdraw3" a withdrawal.
+  s = s.replace(/\bspotSend\b/g, "spot send").replace(/\busdSend\b/g, "usd send").replace(/\bwithdraw3\b/g, "withdrawal").replace(/\bvaultTransfer\b/g, "vault transfer");
   // Chat spelling: "u can" is "you can".
   s = s.replace(/\bu\s+(?=(?:can|may|must|should|cannot|can't|are|will)\b)/gi, "you ");
   // "Prohibited: A; B; C." - every item of the list is prohibited, not only the first.
@@ -65,6 +76,7 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b0x[0-9a-fA-F]{6,64}\b/g, (m) => hold(refs.addresses, "a", m));
   s = s.replace(BASE58_RE, (m) => (/\d/.test(m) && /[a-z]/.test(m) && /[A-Z]/.test(m) ? hold(refs.addresses, "a", m) : m));
   s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
+  s = normaliseNumbers(s);
   s = s.replace(/\b(e\.g|i\.e|etc|vs|approx|incl)\./gi, (m) => m.slice(0, -1).replace(/\./g, ""));
   s = s.replace(/\bper-(?=[a-z])/gi, "per ");
   // "on the Safe's behalf" -> "on behalf of the Safe", so the role reader sees one phrasing.
@@ -114,7 +126,7 @@ const VERB_START =
 
 /** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
 const CLAUSE_RE = new RegExp(
-  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)`,
+  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)`,
   "i",
 );
 

@@ -98,6 +98,10 @@ export type Constraint =
       sideIn?: boolean;
       /** Cumulative caps name what is counted ("staked", "spent"); used to find the context counter. */
       subject?: string;
+      /** The context path the rules name as the running total ("the day's running total is context.spent_today_usd"). */
+      counterRef?: string;
+      /** "5% of context.account.account_value_usd": the limit is a share of a context figure, read at check time. */
+      limitOf?: { pct: number; path: string };
     })
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
   /** "Undelegating needs my approval": any action of these kinds is held for a human. */
@@ -108,7 +112,8 @@ export type Constraint =
   | (Base & { kind: "no_leverage_increase" })
   /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
   | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell" })
-  | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" })
+  /** "exits": an order that closes or reduces a position (per context.positions) must carry reduce-only. */
+  | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" | "exits" })
   /** "Reduce-only exits are always allowed": closing orders are exempt from order caps and shape rules. */
   | (Base & { kind: "exits_allowed" })
   /** "Stop-losses and take-profits are fine": reduce-only trigger orders are exempt from order-type rules. */
@@ -220,6 +225,8 @@ export interface RulesResult {
   constraints: unknown[];
   /** Authority claims found in untrusted text. */
   injection: string[];
+  /** Per clause of the intent, how it was read (constraint, descriptive, not understood) and the words it ignored. */
+  clauses: unknown[];
 }
 
 /** Outcome of one check: hard violation, a reason to hold for a human, or a missing fact. */

@@ -78,7 +78,8 @@ export function activitiesOf(family: string, type: string | null, f?: Partial<Fa
       if (/repay/.test(t)) return ["repay"];
       return ["unknown"];
     case "subaccount":
-      return ["subaccount"];
+      // Moving funds between the master account and its own sub-accounts is an internal transfer, not creating one.
+      return /transfer/.test(t) ? ["internal_transfer"] : ["subaccount"];
     case "permission": {
       const kinds = (f?.approvals ?? []).map((a) => a.kind ?? "erc20");
       if (kinds.length && kinds.every((k) => k === "erc20" || k === "permit2" || k === "permit")) return ["approval"];

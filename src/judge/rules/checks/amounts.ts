@@ -4,7 +4,7 @@
  * it. A figure that cannot be computed (no price, no counter) is a missing fact.
  */
 import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
-import { currentLeverage, findCounter, positionSize, priceOf } from "../context";
+import { atPath, currentLeverage, findCounter, num, positionSize, priceOf } from "../context";
 import { qty } from "../text";
 import { USD_STABLES } from "../vocab";
 
@@ -69,8 +69,15 @@ const VALUE_MOVING: Activity[] = ["transfer", "withdrawal", "payment", "bridge",
 
 const fmtQ = (v: number, q: Quantity): string => qty(v, q.unit);
 
-/** Per-action caps. */
-export function checkCap(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
+/** Per-action caps. A limit given as a share of a context figure is resolved first. */
+export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
+  let c = capIn;
+  if (c.limitOf) {
+    if (!inScope(c.scope, view)) return [];
+    const base = num(atPath(ctx, c.limitOf.path));
+    if (base === null) return [{ type: "unknown", message: `The context does not give ${c.limitOf.path}, so the ${c.limitOf.pct}% limit ("${c.rule}") cannot be computed.` }];
+    c = { ...c, limit: { value: (base * c.limitOf.pct) / 100, unit: "USD" } };
+  }
   if (c.period !== "action") return checkCumulative(c, view, ctx);
   if (!inScope(c.scope, view)) return [];
   const out: Finding[] = [];
@@ -99,6 +106,10 @@ function missingWhy(it: Item, unit: string, ctx: Ctx): string {
 }
 
 function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: number } | null | "n/a" {
+  if (c.counterRef) {
+    const v = num(atPath(ctx, c.counterRef));
+    return v === null ? null : { path: c.counterRef.replace(/^context\./, ""), value: v };
+  }
   const unit = c.limit.unit.toLowerCase();
   const unitRe = c.limit.unit === "USD" ? /usd|usdc|dollar|notional|value/i : new RegExp(unit, "i");
   const subject = c.subject ?? "spent";

@@ -57,7 +57,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkSide(c, orderView, ctx));
         break;
       case "reduce_only":
-        out.push(...checkReduceOnly(c, orderView));
+        out.push(...checkReduceOnly(c, orderView, ctx));
         break;
       case "order_type":
         out.push(...checkOrderType(c, typeView));

@@ -86,6 +86,14 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplici
   }
 }
 
+/** A light stem so "elections" matches "election" and "winner" matches "win". */
+function stemWord(w: string): string {
+  let s = w.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (/^\d+$/.test(s) || s.length < 4) return s;
+  s = s.replace(/(?:ners?|ers?|ings?|ed|es|s)$/, "");
+  return s.replace(/([bdfglmnprt])\1$/, "$1");
+}
+
 /** "sports" / "US politics" against a market question, via the category word lists. */
 function topicMatch(topic: string, question: string): boolean {
   const words = topic.split(" ").filter((w) => !/^(?:the|markets?|events?|related|only)$/.test(w));
@@ -94,7 +102,8 @@ function topicMatch(topic: string, question: string): boolean {
     if (w === "us" || w === "american" || w === "usa") return US_WORDS.test(question);
     const cat = TOPICS[w] ?? TOPICS[w.replace(/s$/, "")] ?? TOPICS[`${w}s`];
     if (cat) return cat.test(question);
-    return new RegExp(`\\b${w.replace(/[^a-z0-9]/g, "")}\\b`, "i").test(question);
+    const stemmed = stemWord(w);
+    return question.toLowerCase().split(/[^a-z0-9]+/).some((q) => q === w || stemWord(q) === stemmed);
   });
 }
 
@@ -121,6 +130,9 @@ function allowedSet(c: ListC, ctx: Ctx, missing: string[]): Set<string> {
         if (x && typeof x === "object" && typeof (x as Record<string, unknown>).symbol === "string") add((x as Record<string, string>).symbol);
       }
       if (Array.isArray(val)) for (const x of val) if (typeof x === "string") add(x);
+    } else if (c.dim === "host") {
+      const names = Array.isArray(val) ? val : typeof val === "object" && val ? Object.keys(val) : [val];
+      for (const h of names) if (typeof h === "string") add(h.replace(/^https?:\/\//i, "").replace(/[/:].*$/, ""));
     } else for (const a of addressesIn(val)) add(a);
   }
   // An address book entry of an allowed wallet names its token accounts, which receive on its behalf.
@@ -128,14 +140,21 @@ function allowedSet(c: ListC, ctx: Ctx, missing: string[]): Set<string> {
   return out;
 }
 
-function matches(dim: ListDim, value: string, set: Set<string>): boolean {
+const WRAPPED: Record<string, string> = { ETH: "WETH", SOL: "WSOL", HYPE: "WHYPE", BTC: "WBTC", STRK: "WSTRK" };
+const UNWRAPPED: Record<string, string> = Object.fromEntries(Object.entries(WRAPPED).map(([a, b]) => [b, a]));
+
+function matches(dim: ListDim, value: string, set: Set<string>, wrapping = false): boolean {
   if (dim === "recipient" || dim === "spender" || dim === "contract") return set.has(normAddr(value));
-  if (dim === "asset") return set.has(canonSym(value) ?? value);
+  if (dim === "asset") {
+    const s = canonSym(value) ?? value;
+    // Wrapping and unwrapping move one asset between its two forms: allowing ETH there allows WETH.
+    return set.has(s) || (wrapping && (set.has(WRAPPED[s] ?? "") || set.has(UNWRAPPED[s] ?? "")));
+  }
   if (dim === "host") {
     const h = value.toLowerCase();
     return [...set].some((a) => {
       const host = a.replace(/ /g, ".");
-      return h === host || h.endsWith(`.${host}`);
+      return h === host;
     });
   }
   if (dim === "topic") {
@@ -195,9 +214,13 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
       out.push({ type: "unknown", message: `The action does not show its ${DIM_LABEL[c.dim]}, so "${c.rule}" cannot be checked.` });
       continue;
     }
-    const hit = matches(c.dim, v, set);
+    const hit = matches(c.dim, v, set, view.activities.every((a) => a === "wrap" || a === "unwrap"));
     if (c.kind === "allow" && !hit) {
-      if (c.dim === "topic") {
+      const sub = c.dim === "host" && [...set].some((a) => v.toLowerCase().endsWith(`.${a.replace(/ /g, ".")}`));
+      if (sub) {
+        // A subdomain is another host, run by whoever the parent delegates it to: not clearly the listed one.
+        out.push({ type: "unknown", message: `The host ${v} is a subdomain of a listed host, not a listed host itself ("${c.rule}").` });
+      } else if (c.dim === "topic") {
         out.push({ type: "unknown", message: `It is unclear whether the market "${v}" falls under "${c.rule}".` });
       } else if (c.dim === "asset" && looksLikeAddress(v)) {
         out.push({ type: "unknown", message: `The token ${v} is not identified, so "${c.rule}" cannot be checked.` });

@@ -46,10 +46,21 @@ export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: Action
   return out;
 }
 
-export function checkReduceOnly(c: Extract<Constraint, { kind: "reduce_only" }>, view: ActionView): Finding[] {
+export function checkReduceOnly(c: Extract<Constraint, { kind: "reduce_only" }>, view: ActionView, ctx: Ctx = null): Finding[] {
   const out: Finding[] = [];
   for (const o of view.orders) {
     if (o.reduceOnly || o.marketType === "prediction") continue;
+    if (c.appliesTo === "exits") {
+      // Whether this order closes a position is a fact from context.positions; without it, a human decides.
+      if (!o.asset || !ctx || typeof ctx.positions !== "object" || ctx.positions === null) {
+        out.push({ type: "unknown", message: `The context gives no positions, so whether the ${desc(o)} order closes one (and must then be reduce-only, "${c.rule}") is unknown.` });
+        continue;
+      }
+      const pos = positionSize(o.asset, ctx) ?? 0;
+      const closes = (pos > 0 && o.side === "sell") || (pos < 0 && o.side === "buy");
+      if (closes) out.push({ type: "violation", message: `The ${desc(o)} order closes part of the ${o.asset} position but is not reduce-only, and "${c.rule}".` });
+      continue;
+    }
     if (c.appliesTo !== "all" && o.side !== c.appliesTo) continue;
     out.push({ type: "violation", message: `The ${desc(o)} order is not reduce-only, but "${c.rule}".` });
   }
@@ -85,6 +96,11 @@ export function checkOrderType(c: Extract<Constraint, { kind: "order_type" }>, v
       else if (!allowTifs.includes(o.tif)) problems.push(`its time-in-force is ${o.tif.toUpperCase()}`);
     }
     if (allowTifs.length && !allowTypes.length && o.trigger) problems.push("it is a trigger order");
+    else if (allowTifs.length && o.trigger && problems.length === 0 && !c.deny.length) {
+      // A trigger order carries no time-in-force: whether a rule naming TIFs covers it is for a human to say.
+      out.push({ type: "unknown", message: `The ${desc(o)} trigger order has no time-in-force, and "${c.rule}" names the allowed ones; whether it covers trigger orders is unclear.` });
+      continue;
+    }
     for (const d of c.deny) {
       if (TYPES.has(d) ? types.includes(d) : o.tif === d) problems.push(d === "market" ? "it executes at market" : `its time-in-force is ${d.toUpperCase()}`);
     }

@@ -5,12 +5,14 @@
  * leverage, slippage, side, order type, amounts) to the most general (prohibitions, permissions).
  */
 import type { Activity, Constraint } from "../types";
-import { makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
+import { consume, makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
 import { CHAINS, RECIPIENT_WORDS, ROLE_NOUNS, VENUES } from "../vocab";
 import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
+import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
+import { isLimiting, type ClauseReading } from "./reading";
 import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
 
 export interface ParsedIntent {
@@ -22,6 +24,8 @@ export interface ParsedIntent {
   /** True when some sentence explicitly permits activities ("you may", "trade only ..."). */
   explicitScope: boolean;
   self: string[];
+  /** Per clause, how it was read (constraint, descriptive, not understood) and the words it ignored. */
+  clauses: ClauseReading[];
 }
 
 const LABEL_DANGER =
@@ -91,7 +95,14 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
   });
 }
 
+/** "I'll withdraw myself", "we handle payroll": what the owner does is background and grants the agent nothing. */
+const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|\s+(?:will|shall|am|are|do|handle|take care|manage|withdraw|deposit|pay|move|send))\b/i;
+
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number): Activity[] {
+  if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except)\b|n['’]t\b/i.test(c.text)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
   if (first) {
     const end = labelPrefixEnd(c.text);
     if (end > 0) parseLabel(c, st, end, rule);
@@ -106,7 +117,9 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseOrderType(c, st, rule, sentence);
   // "anything larger needs approval" looks back at this sentence and the one before it.
   parseAboveThat(c, st, capsFrom);
+  parseShareCaps(c, st, rule);
   parseAmounts(c, st, rule);
+  parseCounterDecl(c, st);
   parseOutcomes(c, st, rule);
   const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
   if (!capClause) parseEscalateOn(c, st, rule);
@@ -122,6 +135,35 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   return parsePositive(c, st, rule, { inherit, capClause });
+}
+
+const LIMITS_SOMETHING = /\b(?:only|never|no|not|none|except|unless|max(?:imum)?|at most|up to|must|shall|limit(?:ed)?|cap(?:ped)?|forbidden|prohibited|banned|required?)\b|n't\b/i;
+
+/**
+ * Allowlists of one kind written in several places ("Pay Oakridge 0x.. up to $500. Pay Brightline 0x.. up to
+ * $800.", one bullet per payee) are one list: the owner names every allowed one, in as many sentences as they like.
+ * Lists bound to different activities or to a route's assets stay apart.
+ */
+function unionAllowlists(cs: Constraint[]): void {
+  type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
+  const first = new Map<string, ListC>();
+  for (let i = 0; i < cs.length; i++) {
+    const k = cs[i];
+    if (k.kind !== "allow" || k.forAssets?.length || k.dim === "marketType" || k.dim === "assetClass") continue;
+    const key = `${k.dim}|${[...k.activities].sort().join(",")}`;
+    const head = first.get(key);
+    if (!head) {
+      const copy: ListC = { ...k, values: [...k.values], refs: k.refs ? [...k.refs] : undefined };
+      first.set(key, copy);
+      cs[i] = copy;
+      continue;
+    }
+    head.values = uniq([...head.values, ...k.values]);
+    if (k.refs?.length) head.refs = uniq([...(head.refs ?? []), ...k.refs]);
+    if (!head.rule.includes(k.rule)) head.rule = `${head.rule}; ${k.rule}`;
+    cs.splice(i, 1);
+    i--;
+  }
 }
 
 // Agents send the same rules with every request: parsing is pure, so remember recent intents.
@@ -149,30 +191,49 @@ function parseUncached(intent: string): ParsedIntent {
     const rule = restore(s, refs);
     if (isPreamble(s)) {
       prevStart = st.constraints.length;
+      const from = st.constraints.length;
       parseLabel(makeClause(s, rule, refs), st, s.length, rule);
+      st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - from }, (_, k) => from + k), ignored: [], unread: [] });
       continue;
     }
     const clauses = splitClauses(s).map((t) => makeClause(t, rule, refs));
     const before = st.constraints.length;
     let inherit: Activity[] = [];
+    const spans: Array<[number, number]> = [];
     clauses.forEach((c, i) => {
       // Quote the clause, not the whole sentence, and leave a leading label ("Research agent:") out of it.
       const labelEnd = i === 0 ? labelPrefixEnd(c.text) : -1;
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
+      const from = st.constraints.length;
       const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart);
+      spans.push([from, st.constraints.length]);
       if (acts.length) inherit = acts;
     });
     // "pay contributors ..., only to addresses in context.contributors": the noun is explained by the list.
     if (st.constraints.slice(before).some((k) => k.kind === "beneficiary" || ((k.kind === "allow" || k.kind === "deny") && ["recipient", "spender", "contract"].includes(k.dim))))
       for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
-    const left = uniq(clauses.flatMap((c) => unexplained(c).map((w) => restore(w, refs))));
-    if (left.length) st.unknown.push(`Not understood: "${rule}" (unrecognised: ${left.slice(0, 6).join(", ")}).`);
+    clauses.forEach((c, i) => {
+      const left = uniq(unexplained(c).map((w) => restore(w, refs)).filter(Boolean));
+      const raw = unexplained(c);
+      const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
+      // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.
+      const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(c.text);
+      const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, c.text)).map((w) => restore(w, refs)).filter(Boolean));
+      const ignored = left.filter((w) => !unread.includes(w));
+      const text = restore(c.text, refs);
+      if (unread.length) {
+        st.unknown.push(`Not understood: "${shorten(text)}" (could not read: ${unread.slice(0, 6).join(", ")}).`);
+        st.readings.push({ clause: text, reading: "not understood", constraints: produced, ignored, unread });
+      } else st.readings.push({ clause: text, reading: produced.length ? "constraint" : "descriptive", constraints: produced, ignored, unread: [] });
+    });
     prevStart = before;
   }
   for (const r of st.reinforce) {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
     if (!has) st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
+  assignCounters(st);
+  unionAllowlists(st.constraints);
   const routeList = routeAssetList(st.constraints);
   if (routeList) st.constraints.push(routeList);
   const permits = st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : []));
@@ -182,5 +243,6 @@ function parseUncached(intent: string): ParsedIntent {
     permitted: uniq(permits.length ? permits : st.labelPermits),
     explicitScope: permits.length > 0,
     self: st.self,
+    clauses: st.readings,
   };
 }

@@ -22,10 +22,20 @@ export interface Items {
   recipientRefs: string[];
   /** context paths naming assets or markets. */
   otherRefs: string[];
+  /** context paths naming allowed hosts ("only the hosts in context.allowed_hosts"). */
+  hostRefs: string[];
   marketTypes: Array<"perp" | "spot" | "prediction">;
   classes: string[];
   /** "to anyone", "any address": the rule covers every recipient. */
   anyone: boolean;
+}
+
+/**
+ * A context path that names a figure (spend so far, a running total, a balance, a value) rather than a list:
+ * "context.paid_this_month_usdc", "context.aave.debt_usd", "context.portfolio_usd".
+ */
+export function isCounterRef(ref: string): boolean {
+  return /spent|spend|budget|usage|so_?far|remaining|prices?\b|counter|paid|sent|to_?date|today|total|supplied|swapped|traded|debt|collateral|portfolio|value|balance|equity|exposure|_usdc?$|_sol$|_eth$|_amount$|\bamount$/i.test(ref);
 }
 
 export function emptyItems(): Items {
@@ -42,6 +52,7 @@ export function emptyItems(): Items {
     spenders: [],
     recipientRefs: [],
     otherRefs: [],
+    hostRefs: [],
     marketTypes: [],
     classes: [],
     anyone: false,
@@ -97,8 +108,10 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   });
   // "Base (8453)": a bare id in parentheses right after the chain it names.
   scan(c, /\(\s*(\d{1,7})\s*\)/g, (m) => {
-    const named = /([A-Za-z]+)\s*$/.exec(t.slice(0, m.index))?.[1]?.toLowerCase() ?? "";
-    if (!CHAIN_IDS[m[1]] || CHAINS[named] !== CHAIN_IDS[m[1]]) return false;
+    const two = /([A-Za-z]+\s+)?([A-Za-z]+)\s*$/.exec(t.slice(0, m.index));
+    const named = two?.[2]?.toLowerCase() ?? "";
+    const named2 = two?.[1] ? `${two[1].trim().toLowerCase()} ${named}` : "";
+    if (!CHAIN_IDS[m[1]] || (CHAINS[named] !== CHAIN_IDS[m[1]] && CHAINS[named2] !== CHAIN_IDS[m[1]])) return false;
     push(it.chains, CHAIN_IDS[m[1]]);
   });
   scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
@@ -119,8 +132,12 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   scan(c, /§c(\d+)/g, (m) => {
     const ref = c.refs.ctx[Number(m[1])];
     // "(see context.spent_today_usd)": a spend counter or price feed names where a figure comes from, not a list.
-    if (/spent|spend|budget|usage|so_?far|remaining|prices?\b|counter/i.test(ref)) return;
+    if (isCounterRef(ref)) return;
     const before = t.slice(Math.max(0, m.index - 60), m.index).toLowerCase();
+    if (/host|domain|url|site|endpoint/i.test(ref) || /\b(hosts?|domains?|urls?|sites?|endpoints?|apis?)\b[^§]*$/.test(before)) {
+      push(it.hostRefs, ref);
+      return;
+    }
     if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(tokens?|assets?|markets?|coins?)\b[^§]*$/.test(before))
       push(it.otherRefs, ref);
     else push(it.recipientRefs, ref);
@@ -203,6 +220,7 @@ export function hasAny(it: Items): boolean {
       it.spenders.length +
       it.recipientRefs.length +
       it.otherRefs.length +
+      it.hostRefs.length +
       it.classes.length >
       0 || it.anyone
   );

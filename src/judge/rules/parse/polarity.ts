@@ -88,6 +88,8 @@ function takeTopic(c: Clause, st: ParseState): string[] {
     const words = c.text.slice(start, m.index).split(/\s+/).filter(Boolean);
     while (words.length && /^(only|on|in|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|markets?|allowed|permitted|approved|eligible|whitelisted|allowlisted)$/i.test(words[0])) words.shift();
     if (words.length === 0 || words.length > 6 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
+    // "Prediction-market mandate": the name of the policy, not a category of markets.
+    if (words.some((w) => /-$|^(?:prediction|polymarket|kalshi|betting)$/i.test(w)) || /^\S*\s*(?:mandate|policy|rules|bot|agent|config|desk)\b/i.test(c.text.slice(m.index + m[0].length))) return false;
     topics.push(words.join(" "));
     consume(c, start, m.index);
   });
@@ -141,8 +143,8 @@ export function parseExcept(c: Clause, st: ParseState, rule: string): void {
 }
 
 const OTHER_RE =
-  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b/i;
-const OTHER_DIM: Record<string, string> = { token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
+  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b|\b(?:anyone|anybody|someone|somebody)\s+else\b|\b(?:any|all)?\s*other\s+(?:betting\s+|trading\s+|prediction\s+)?(?:sites?|apps?|books?)\b/i;
+const OTHER_DIM: Record<string, string> = { anyone: "recipient", anybody: "recipient", someone: "recipient", somebody: "recipient", site: "venue", app: "venue", book: "venue", token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
 
 /** "Never remove margin" binds removals only; "add or remove", "adjust" or "manage" bind both ways. */
 function marginDirection(text: string): "add" | "remove" | undefined {
@@ -160,7 +162,8 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
   const other = OTHER_RE.exec(c.text);
   if (other && !c.used[other.index] && !/§[aqhc]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
-    const noun = (other[1] ?? "anything").toLowerCase().replace(/e?s$/, "");
+    const extra = /\b(anyone|anybody|someone|somebody)\s+else\b|\b(sites?|apps?|books?)\b/i.exec(other[0]);
+    const noun = (other[1] ?? extra?.[1] ?? extra?.[2] ?? "anything").toLowerCase().replace(/e?s$/, "");
     st.reinforce.push({ dim: OTHER_DIM[noun] ?? "any", rule });
     c.used.fill(true);
     return true;
@@ -230,6 +233,7 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const assetRefs = it.otherRefs.filter((r) => !marketRefs.includes(r));
   if (marketRefs.length) add(st, { kind: "allow", dim: "market", values: [], refs: marketRefs, activities: acts, rule });
   if (assetRefs.length) add(st, { kind: "allow", dim: "asset", values: [], refs: assetRefs, activities: acts, rule });
+  if (it.hostRefs.length) add(st, { kind: "allow", dim: "host", values: [], refs: it.hostRefs, activities: acts, rule });
   // "Lend USDC on Aave for our Safe 0x..": for a deposit, the named wallet is whose position it is.
   const depositing = acts.some((a) => a === "supply" || a === "vault_deposit") && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a));
   const beneficiaries = it.beneficiaries.length ? it.beneficiaries : depositing ? it.recipients : [];
@@ -256,6 +260,6 @@ export function parseLabel(c: Clause, st: ParseState, prefixEnd: number, rule: s
   if (/\bbets?\b|\bbetting\b|\bprediction\b/.test(lower)) st.labelPermits.push("order", "cancel");
   if (/\btrad(?:e|er|ing)\b/.test(lower)) st.labelPermits.push("order", "cancel", "swap");
   if (/\bstaking\b/.test(lower)) st.labelPermits.push("stake", "delegate");
-  if (/\bpayouts?\b|\bpayments?\b|\bpayroll\b/.test(lower)) st.labelPermits.push("transfer", "payment");
+  if (/\bpayouts?\b|\bpayments?\b|\bpayroll\b|\btop[- ]?ups?\b|\bgas money\b/.test(lower)) st.labelPermits.push("transfer", "payment");
   consume(c, 0, prefixEnd);
 }

@@ -2,6 +2,7 @@
  * State the sentence recognisers share while one intent is parsed, plus small word helpers.
  */
 import type { Activity, Constraint } from "../types";
+import type { ClauseReading } from "./reading";
 import { KNOWN_TOKENS, NOT_TOKENS, USD_STABLES, VENUES } from "../vocab";
 
 export interface ParseState {
@@ -19,6 +20,10 @@ export interface ParseState {
   labelPermits: Activity[];
   /** Every token the intent names is a dollar stablecoin (so a bare "capped at 7,500" is dollars). */
   stableOnly: boolean;
+  /** Per clause, how it was read. */
+  readings: ClauseReading[];
+  /** Running totals the rules point at ("month-to-date spend is context.month_to_date_usd"), with their words. */
+  counters: Array<{ path: string; words: string }>;
 }
 
 export function newState(intent: string): ParseState {
@@ -31,6 +36,8 @@ export function newState(intent: string): ParseState {
     labelPermits: [],
     reinforce: [],
     stableOnly: stablesOnly(intent),
+    readings: [],
+    counters: [],
   };
 }
 

@@ -56,6 +56,12 @@ export function parseProtective(c: Clause, st: ParseState, rule: string): void {
 }
 
 export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
+  // "Exits must be reduce-only", "orders that reduce an open position must be marked reduce-only".
+  scan(
+    c,
+    /\b(?:(?:all|any|every|each)\s+)?(?:exits?|exit orders?|closing orders?|closes|(?:orders?|sells?|trades?)\s+(?:that|which)\s+(?:reduce|close|exit|trim|unwind)(?:\s+(?:an?|the|any|our)?\s*(?:open|existing|current)?\s*(?:positions?|longs?|shorts?|exposure))?)\s+(?:must|should|shall|has to|have to|need to|needs to)\s+(?:always\s+)?(?:be\s+)?(?:marked\s+|flagged\s+|set\s+(?:as\s+)?)?reduce[- ]only\b/gi,
+    () => add(st, { kind: "reduce_only", appliesTo: "exits", rule }),
+  );
   // "Reduce-only exits are always allowed": closing orders are exempt from the order rules.
   scan(c, /\b(?:reduce[- ]only|closing)\s+(?:orders?|exits?|closes?|trades?)\s+(?:are|is)\s+(?:always\s+)?(?:allowed|fine|ok|okay|permitted|exempt)\b|\b(?:exits?|closing positions?)\s+(?:are|is)\s+(?:always\s+)?(?:allowed|fine|ok|okay|permitted)\b/gi, () =>
     add(st, { kind: "exits_allowed", rule }),
@@ -68,7 +74,7 @@ export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
   scan(
     c,
     new RegExp(
-      String.raw`\bonly\s+(?:place\s+|send\s+|use\s+)?reduce[- ]only(?:\s+orders?)?\b|\b(?:all\s+|every\s+|each\s+)?orders?\s+(?:must|should|shall)\s+be\s+reduce[- ]only\b|\breduce[- ]only\s+(?:orders?\s+)?only\b|\bonly\s+(?:close|reduce|exit|trim|unwind|de-?risk)(?:\s+(?:or|and|\/)\s+(?:close|reduce|exit|trim))?\s+(?:existing\s+|open\s+|current\s+)?(?:positions?|exposure)\b|\bclose[- ]only\b|\b${NEG}\s+(?:open(?:ing)?|add(?:ing)?\s+to|increas(?:e|ing)|enter(?:ing)?)\s+(?:any\s+)?(?:new\s+)?(?:positions?|exposure|trades?)\b|\b${NEG}\s+(?:open(?:ing)?|enter(?:ing)?|start(?:ing)?)\s+anything\s+new\b|\bno\s+new\s+(?:positions|exposure|entries|trades)\b`,
+      String.raw`\bonly\s+(?:place\s+|send\s+|use\s+)?reduce[- ]only(?:\s+orders?)?\b|\b(?:all\s+|every\s+|each\s+|any\s+)?orders?\s+(?:must|should|shall|has to|have to|needs? to|is to|are to)\s+(?:always\s+)?be\s+reduce[- ]only\b|\bnothing\s+new\s+(?:gets|is|may be|can be|should be|must be|will be)\s+opened\b|\breduce[- ]only\s+(?:orders?\s+)?only\b|\bonly\s+(?:close|reduce|exit|trim|unwind|de-?risk)(?:\s+(?:or|and|\/)\s+(?:close|reduce|exit|trim))?\s+(?:existing\s+|open\s+|current\s+)?(?:positions?|exposure|things|stuff|trades|out)\b|\bclose[- ]only\b|\b${NEG}\s+(?:open(?:ing)?|add(?:ing)?\s+to|increas(?:e|ing)|enter(?:ing)?)\s+(?:any\s+)?(?:new\s+)?(?:positions?|exposure|trades?)\b|\b${NEG}\s+(?:open(?:ing)?|enter(?:ing)?|start(?:ing)?)\s+anything\s+new\b|\bno\s+new\s+(?:positions|exposure|entries|trades)\b`,
       "gi",
     ),
     () => add(st, { kind: "reduce_only", appliesTo: "all", rule }),
@@ -86,7 +92,8 @@ const TYPE_WORDS: Array<[RegExp, string[]]> = [
   [/\blimit(?=\s+orders?\b|\s+only\b|[- ]only\b|\s*\()/gi, ["limit"]],
   [/\bmarket(?=\s+orders?\b|[- ]only\b)|\b(?:at|use|using)\s+market\b(?!s)/gi, ["market"]],
   [/\b(?:stop|trigger|stop[- ]loss|take[- ]profit)(?=\s+orders?\b)/gi, ["trigger"]],
-  [/\btwap(?=\s+orders?\b)|\bTWAP\b/gi, ["twap"]],
+  [/\btwaps?(?=\s+orders?\b)|\bTWAPs?\b/gi, ["twap"]],
+  [/\bfrontend\s?market(?=\s+orders?\b)|\bFrontendMarket\b/gi, ["market"]],
 ];
 
 /** Per found type word: negated by a "no"/"never" since the previous one, or joined to a negated one by "or"/"and"/",". */

@@ -1,0 +1,99 @@
+/**
+ * Figures the rules take from the context: running totals ("the day's running total is context.spent_today_usd",
+ * "(month-to-date: context.mtd_usd)") and limits that are a share of a context value ("no order above 5% of the
+ * account value in context.account.account_value_usd", "debt after the borrow at most 50% of
+ * context.aave.collateral_usd"). A running total the rules name is the one a budget is checked against; which
+ * budget it belongs to is read from its period words.
+ */
+import type { CapScope, Constraint, Period } from "../types";
+import { consume, scan, type Clause } from "../text";
+import { isCounterRef } from "./items";
+import { add, type ParseState } from "./state";
+
+type Cap = Extract<Constraint, { kind: "cap" }>;
+
+const CAP_BEFORE =
+  /\b(?:max(?:imum)?|at most|no more than|not more than|up to|under|below|less than|not (?:to )?exceed|(?:must|should|may|shall|will|can|does|do) not exceed|never exceed|exceed(?:s|ing)?|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?|above|over|more than|greater than|larger than|bigger than|beyond|go over|at or below|ceiling(?: of)?)\b/i;
+const PCT_OF = /(\d+(?:\.\d+)?)\s*%\s+of\s+(?:[A-Za-z'’ -]{0,70}?\s)?(?:(?:in|from|at|per|as|under|reported in|given in|given by|shown in|held in)\s+)?§c(\d+)/gi;
+
+const SCOPES: Array<[CapScope, RegExp]> = [
+  ["swap", /\bswaps?\b/i],
+  ["order", /\b(?:orders?|trades?|bets?|positions?)\b/i],
+  ["transfer", /\b(?:payments?|transfers?|payouts?|sends?|withdrawals?|requests?|calls?)\b/i],
+];
+
+const periodOfWords = (t: string): Period | null =>
+  /\b(?:today|daily|per day|a day|each day|24\s?h|day['’]s|calendar day)\b|today|_day|daily/i.test(t)
+    ? "day"
+    : /\bweek|weekly|7d/i.test(t)
+      ? "week"
+      : /\bmonth|monthly|mtd|month_to_date|30d/i.test(t)
+        ? "month"
+        : null;
+
+/** "A single swap may use at most 10% of context.portfolio_usd": caps whose limit is a share of a context figure. */
+export function parseShareCaps(c: Clause, st: ParseState, rule: string): void {
+  scan(c, PCT_OF, (m) => {
+    const before = c.text.slice(0, m.index);
+    const cap = CAP_BEFORE.exec(before.slice(-60));
+    if (!cap) return false;
+    const path = c.refs.ctx[Number(m[2])];
+    let scope: CapScope = "any";
+    for (const [s, re] of SCOPES) if (re.test(c.text)) {
+      scope = s;
+      break;
+    }
+    // "total outstanding debt after the borrow": the share bounds a running total, not this action alone.
+    const total = /\b(?:total|outstanding|overall|aggregate|cumulative|combined|after (?:the|this))\b/i.test(c.text);
+    const period: Period = total ? "total" : (periodOfWords(c.text) ?? "action");
+    const subject = /\bdebt|borrow/i.test(c.text) ? "debt" : period === "action" ? undefined : "spent";
+    add(st, { kind: "cap", limit: { value: Number(m[1]), unit: "USD" }, limitOf: { pct: Number(m[1]), path }, period, scope, strict: false, subject, rule });
+    const capAt = before.length - before.slice(-60).length + cap.index;
+    consume(c, capAt, capAt + cap[0].length);
+  });
+  if (st.constraints.some((k) => k.kind === "cap" && k.limitOf))
+    scan(c, /\b(?:no|any)\s+(?:single\s+)?\b|\b(?:must|may|shall|should|will|can|does|do)\s+not\b|\bnot\b|\buse\b|\bafter\s+(?:the|this)\s+\w+\b|\boutstanding\b|\btotal\b/gi, () => undefined);
+}
+
+/**
+ * "the day's running total is context.spent_today_usd", "context.paid_this_month_usdc has what's gone out so
+ * far", "(current debt: context.aave.debt_usd)": a clause that only points at a running total. Every word of it
+ * is consumed; the path is remembered for the budget with the same period.
+ */
+export function parseCounterDecl(c: Clause, st: ParseState): void {
+  const refs = [...c.text.matchAll(/§c(\d+)/g)];
+  if (refs.length === 0) return;
+  const counters = refs.filter((m) => isCounterRef(c.refs.ctx[Number(m[1])]) && !c.used[m.index ?? 0]);
+  if (counters.length === 0) return;
+  const rest = c.text.replace(/§c\d+/g, " ");
+  // A clause with a figure or a cap word is a rule, read elsewhere; this one only names where a figure lives.
+  if (/\d|\$/.test(rest) || CAP_BEFORE.test(rest) || /\b(?:only|never|no|not|except)\b/i.test(rest)) {
+    // Inside a budget clause: "daily cap $20k (running total: context.today.notional_traded_usd)".
+    const caps = st.constraints.filter((k): k is Cap => k.kind === "cap" && k.rule.length > 0 && !k.counterRef && (k.period !== "action" || !!k.limitOf));
+    for (const m of counters) {
+      const path = c.refs.ctx[Number(m[1])];
+      const own = caps.filter((k) => k.limitOf?.path !== path && !k.limitOf?.path.includes(path));
+      const target = own.find((k) => periodOfWords(path) === k.period) ?? (own.length === 1 ? own[0] : null);
+      if (target && (target.period !== "action" || target.limitOf)) {
+        if (target.limitOf && target.period === "action") target.period = "total";
+        target.counterRef = path;
+        consume(c, m.index ?? 0, (m.index ?? 0) + m[0].length);
+        scan(c, /\b(?:running\s+total|so\s+far|to\s+date|current(?:ly)?|today['’]s|month[- ]to[- ]date|spend|spent|debt|is|are|in|see|per|from|provided|given|as|has|what['’]?s|gone|out)\b|:/gi, () => undefined);
+      }
+    }
+    return;
+  }
+  for (const m of counters) st.counters.push({ path: c.refs.ctx[Number(m[1])], words: rest });
+  consume(c, 0, c.text.length);
+}
+
+/** Give every budget without a named running total the one the rules point at for its period. */
+export function assignCounters(st: ParseState): void {
+  if (st.counters.length === 0) return;
+  for (const k of st.constraints) {
+    if (k.kind !== "cap" || k.counterRef || k.period === "action") continue;
+    const same = st.counters.filter((x) => (periodOfWords(`${x.words} ${x.path}`) ?? "total") === k.period);
+    if (same.length === 1) k.counterRef = same[0].path;
+    else if (st.counters.length === 1 && periodOfWords(`${st.counters[0].words} ${st.counters[0].path}`) === null) k.counterRef = st.counters[0].path;
+  }
+}
