@@ -55,6 +55,7 @@ function entryPrice(v: unknown): number | null {
 export function priceOf(symbol: string | null, ctx: Ctx): number | null {
   const s = canonSym(symbol);
   if (!s) return null;
+  if (isRec(ctx) && !pricesFresh(ctx)) return USD_STABLES.has(s) ? 1 : null;
   if (isRec(ctx)) {
     for (const table of PRICE_TABLES) {
       const t = ctx[table];
@@ -64,6 +65,19 @@ export function priceOf(symbol: string | null, ctx: Ctx): number | null {
     }
   }
   return USD_STABLES.has(s) ? 1 : null;
+}
+
+/** Prices older than this, against the context's own clock, are not a fact about now. */
+const STALE_MS = 60 * 60 * 1000;
+
+/** False when the context dates its prices (prices_as_of) and its clock (now) and they are over an hour apart. */
+export function pricesFresh(ctx: Record<string, unknown>): boolean {
+  const asOf = ctx.prices_as_of ?? ctx.pricesAsOf ?? ctx.as_of;
+  const now = ctx.now;
+  if (typeof asOf !== "string" || typeof now !== "string") return true;
+  const a = Date.parse(asOf);
+  const n = Date.parse(now);
+  return !Number.isFinite(a) || !Number.isFinite(n) || n - a <= STALE_MS;
 }
 
 /** Value at a dotted context path ("context.suppliers" or "suppliers"). */

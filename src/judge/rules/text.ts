@@ -61,6 +61,35 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bmkts?\b/gi, "markets").replace(/\bw\/(?=\s)/gi, "with").replace(/\blev\b(?=\s*(?:max|cap|limit|at most|up to|≤|<|\d))/gi, "leverage");
   // Venue action names: "spotSend" is a spot send, "usdSend" a USD send, "withdraw3" a withdrawal.
   s = s.replace(/\bspotSend\b/g, "spot send").replace(/\busdSend\b/g, "usd send").replace(/\bwithdraw3\b/g, "withdrawal").replace(/\bvaultTransfer\b/g, "vault transfer");
+  // "the vendors below:", "payees listed below": the list follows; "below" is not a cap here.
+  s = s.replace(/\b(vendors|payees|addresses|wallets|recipients|markets|tokens|assets|hosts|contractors|suppliers|validators|accounts)\s+(?:listed\s+)?below\b(?!\s*\$?\d)/gi, "$1 listed");
+  // "setApprovalForAll" grants every NFT of a collection: an NFT approval.
+  s = s.replace(/\bsetApprovalForAll\b/g, "NFT approvals");
+  // "(never the other way)", "not the reverse": restates the one direction already given.
+  s = s.replace(/,?\s*\(?\s*(?:and\s+)?(?:never|not|no)\s+(?:the\s+)?(?:other\s+way(?:\s+(?:round|around))?|reverse|opposite(?:\s+direction)?)\s*\)?/gi, "");
+  // "Nothing else: no transfers, no swaps": the closing sentence, then its examples.
+  s = s.replace(/\b(nothing else)\s*:\s*/gi, "$1. ");
+  // "Don't let the total in Aave go over $1.5m": keep it at most $1.5m.
+  s = s.replace(/\b(?:don['’]t|do not|never)\s+let\s+([^.;:]{1,60}?)\s+(?:go|get|rise|climb|run)\s+(?:over|above|beyond|past)\b/gi, "keep $1 at most");
+  // "We've budgeted 6,000 USDC for the month": a monthly budget.
+  s = s.replace(/\b(?:we(?:['’]ve| have)\s+|i(?:['’]ve| have)\s+)?budgeted\s+([^.;:]{1,30}?)\s+(?:for|per)\s+(?:the|a|each)\s+(day|week|month)\b/gi, "budget $1 per $2");
+  // Solana's compute budget program sets fees, not a spending budget.
+  s = s.replace(/\bcompute[- ]budget\b/gi, "compute-unit");
+  // "appear under context.x", "listed under context.x": in the list at that path.
+  s = s.replace(/\b(?:appears?|listed|named|found|kept)\s+(?:under|in)\s+(?=context\.)/gi, "in ");
+  // "bigger than like 800 bucks": a hedge, not a word of the rule.
+  s = s.replace(/\b(?:like|about|roughly|around)\s+(?=\$?\d)/gi, "");
+  // "never short, unless you're closing part of our long": closing a long is not shorting; the exception restates it.
+  s = s.replace(/,?\s*\bunless\s+(?:you['’]re|you are|it['’]s|it is|we['’]re|we are|when|it)\s+(?:just\s+)?(?:closing|reducing|trimming|exiting|unwinding)\b[^,;.()]*/gi, "");
+  s = s.replace(/\bthose\s+(sells|buys|orders|exits)\b/gi, "$1");
+  // Test networks: a chain class.
+  s = s.replace(/\btest\s?nets?\b|\btest\s+networks?\b|\btest\s+chains?\b/gi, "testnets");
+  // "Undelegating, pulling HYPE out of staking, or sending HYPE elsewhere: all off-limits": every item is prohibited.
+  s = s.replace(/(^|[.;\n]\s*)([^.;:\n]{3,200}?)\s*:\s*(?:(?:all|both|each|every one)(?:\s+of\s+(?:them|these))?\s+)?(?:are\s+|is\s+)?(?:off[- ]limits|forbidden|prohibited|banned|not allowed|not permitted|a no[- ]go)\b/gi, "$1never $2");
+  // Intensifiers carry no rule: "shorts are totally fine", "seriously don't".
+  s = s.replace(/\b(?:totally|completely|absolutely|perfectly|really|seriously|definitely|100%)\s+(?=(?:fine|ok|okay|allowed|permitted|don['’]t|do not|never|not)\b)/gi, "");
+  // "each transfer counts on its own": separately.
+  s = s.replace(/\bon\s+(?:its|their)\s+own\b/gi, "separately");
   // Chat spelling: "u can" is "you can".
   s = s.replace(/\bu\s+(?=(?:can|may|must|should|cannot|can't|are|will)\b)/gi, "you ");
   // "Prohibited: A; B; C." - every item of the list is prohibited, not only the first.
@@ -126,7 +155,7 @@ const VERB_START =
 
 /** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
 const CLAUSE_RE = new RegExp(
-  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)`,
+  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+(?!(?:they|it)(?:['’]re|['’]s|\\s+are|\\s+is)\\s+(?:set\\s+)?reduce)|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)`,
   "i",
 );
 

@@ -110,6 +110,8 @@ export type Constraint =
   /** "Leverage above 5x needs my sign-off": a leverage setting above `above` is held for a human. */
   | (Base & { kind: "leverage_escalate"; above: number })
   | (Base & { kind: "no_leverage_increase" })
+  /** "cross only", "positions shall use isolated margin": the margin mode a leverage setting must keep. */
+  | (Base & { kind: "margin_mode"; mode: "cross" | "isolated" })
   /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
   | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell" })
   /** "exits": an order that closes or reduces a position (per context.positions) must carry reduce-only. */
@@ -192,7 +194,7 @@ export interface ActionView {
   moves: MoveView[];
   swap: SwapView | null;
   approvals: ApprovalView[];
-  leverage: { asset: string | null; value: number } | null;
+  leverage: { asset: string | null; value: number; isCross?: boolean | null } | null;
   assets: string[];
   recipients: string[];
   /** Addresses credited with a position (Aave onBehalfOf) or receiving output. */

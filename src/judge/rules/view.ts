@@ -167,7 +167,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   v.approvals = (f.approvals ?? []).map(
     (a): ApprovalView => ({ token: canonSym(a.token), spender: a.spender, amount: toNum(a.amount), unlimited: a.unlimited }),
   );
-  if (f.leverage) v.leverage = { asset: canonSym(f.leverage.asset), value: f.leverage.value };
+  if (f.leverage) v.leverage = { asset: canonSym(f.leverage.asset), value: f.leverage.value, isCross: f.leverage.isCross ?? null };
   const assets = new Set<string>();
   for (const o of v.orders) if (o.asset && o.marketType !== "prediction") assets.add(o.asset);
   for (const m of v.moves) if (m.asset) assets.add(m.asset);

@@ -146,7 +146,7 @@ export const FILLER = new Set(
     "perform performing submit submitting change changes changing modify modifying alter update updating edit " +
     "touch hosted output sent back either listed settings setting place placing open opening behalf anything everything " +
     "proceeds invoice invoices bill bills host hosts domain domains url urls site sites website websites keep stay remain mode fine " +
-    "sizes notionals values cross isolated spending go goes delivered routed credited actions action activities operations " +
+    "sizes notionals values spending go goes delivered routed credited actions action activities operations " +
     "ever whatsoever sending conversion conversions idle spare excess unused paywall paywalls " +
     "kind kinds sort sorts want wants wanted hard cash management otherwise see debt once pair pairs small " +
     "instrument instruments pls plz please thanks thank thx spl erc20 erc-20"

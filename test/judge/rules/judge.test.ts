@@ -13,7 +13,7 @@ describe("RulesJudge", () => {
     expect(out.transcript).toHaveLength(1);
     expect(out.transcript[0].kind).toBe("rules");
     const data = out.transcript[0].data as Record<string, unknown[]>;
-    expect(Object.keys(data).sort()).toEqual(["constraints", "injection", "unknowns", "violations"]);
+    expect(Object.keys(data).sort()).toEqual(["clauses", "constraints", "injection", "unknowns", "violations"]);
     expect(data.violations).toHaveLength(1);
     expect(JSON.parse(JSON.stringify(out.transcript))).toEqual(out.transcript);
   });

@@ -50,6 +50,13 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
       case "no_leverage_increase":
         out.push(...checkLeverage(c, orderView, ctx));
         break;
+      case "margin_mode":
+        if (view.leverage && view.leverage.isCross !== undefined) {
+          const mode = view.leverage.isCross === null ? null : view.leverage.isCross ? "cross" : "isolated";
+          if (mode === null) out.push({ type: "unknown", message: `The leverage setting does not say its margin mode, so "${c.rule}" cannot be checked.` });
+          else if (mode !== c.mode) out.push({ type: "violation", message: `The leverage setting switches ${view.leverage.asset ?? "the"} to ${mode} margin, but "${c.rule}".` });
+        }
+        break;
       case "slippage_cap":
         out.push(...checkSlippage(c, orderView, ctx));
         break;

@@ -109,6 +109,30 @@ function topicMatch(topic: string, question: string): boolean {
 
 const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
 
+/** Entries of a context list marked as not in good standing ({"status": "jailed"}): listed, but not plainly allowed. */
+const BAD_STATUS = /^(?:jailed|inactive|disabled|paused|suspended|deprecated|revoked|frozen|blocked|removed|retired|compromised|pending|unverified)$/i;
+
+function flaggedIn(c: ListC, ctx: Ctx): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const ref of c.refs ?? []) {
+    const val = atPath(ctx, ref);
+    if (!val || typeof val !== "object" || Array.isArray(val)) continue;
+    for (const [k, x] of Object.entries(val)) {
+      if (!x || typeof x !== "object") continue;
+      const r = x as Record<string, unknown>;
+      const status = [r.status, r.state].find((s) => typeof s === "string") as string | undefined;
+      if ((status && BAD_STATUS.test(status.trim())) || r.active === false || r.enabled === false || r.jailed === true)
+        out.set(c.dim === "recipient" || c.dim === "spender" || c.dim === "contract" ? normAddr(k) : k.toLowerCase(), status ?? "inactive");
+    }
+  }
+  return out;
+}
+
+/** Well-known memecoins: a deny list of "memecoins" that says it is partial still covers these. */
+const MEMECOINS = new Set(
+  "DOGE SHIB PEPE KPEPE BONK KBONK WIF POPCAT FARTCOIN PENGU FLOKI MOG BRETT MEW GOAT PNUT TRUMP MELANIA NEIRO SPX TURBO BOME MYRO SLERF MOODENG CHILLGUY GIGA PONKE BABYDOGE".split(" "),
+);
+
 function allowedSet(c: ListC, ctx: Ctx, missing: string[]): Set<string> {
   const out = new Set<string>();
   const isAddr = c.dim === "recipient" || c.dim === "spender" || c.dim === "contract";
@@ -202,6 +226,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   if (vals === "n/a") return [];
   const missing: string[] = [];
   const set = allowedSet(c, ctx, missing);
+  const flagged = flaggedIn(c, ctx);
   const out: Finding[] = [];
   if (missing.length) out.push({ type: "unknown", message: `The rule "${c.rule}" refers to ${missing.join(", ")}, which the context does not provide.` });
   // Prediction orders: the token id identifies the market as well as its question does.
@@ -215,6 +240,15 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
       continue;
     }
     const hit = matches(c.dim, v, set, view.activities.every((a) => a === "wrap" || a === "unwrap"));
+    const flag = hit && c.kind === "allow" ? flagged.get(c.dim === "recipient" || c.dim === "spender" || c.dim === "contract" ? normAddr(v) : v.toLowerCase()) : undefined;
+    if (flag) {
+      out.push({ type: "unknown", message: `${v} is on the list "${c.rule}" names, but the context marks it ${flag}.` });
+      continue;
+    }
+    if (c.kind === "deny" && !hit && c.dim === "asset" && /memecoin|meme coin|memes?\b/i.test(c.rule) && MEMECOINS.has((canonSym(v) ?? v).toUpperCase())) {
+      out.push({ type: "unknown", message: `${v} is widely treated as a memecoin but is not on the list "${c.rule}" gives; whether the rule covers it is for a human.` });
+      continue;
+    }
     if (c.kind === "allow" && !hit) {
       const sub = c.dim === "host" && [...set].some((a) => v.toLowerCase().endsWith(`.${a.replace(/ /g, ".")}`));
       if (sub) {

@@ -13,7 +13,7 @@ import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isLimiting, type ClauseReading } from "./reading";
-import { parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
+import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -96,7 +96,7 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
 }
 
 /** "I'll withdraw myself", "we handle payroll": what the owner does is background and grants the agent nothing. */
-const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|\s+(?:will|shall|am|are|do|handle|take care|manage|withdraw|deposit|pay|move|send))\b/i;
+const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|['’]ve|\s+(?!may\b|can\b|must\b|should\b|allow|permit|want\b|need\b|let\b|authori[sz]e|only\b|never\b|don|do not)[a-z]+)\b/i;
 
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number): Activity[] {
   if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except)\b|n['’]t\b/i.test(c.text)) {
@@ -109,6 +109,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   }
   const before = st.constraints.length;
   parseApprovalShape(c, st, rule);
+  parseMarginMode(c, st, rule);
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
   parseSide(c, st, rule);
@@ -137,7 +138,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   return parsePositive(c, st, rule, { inherit, capClause });
 }
 
-const LIMITS_SOMETHING = /\b(?:only|never|no|not|none|except|unless|max(?:imum)?|at most|up to|must|shall|limit(?:ed)?|cap(?:ped)?|forbidden|prohibited|banned|required?)\b|n't\b/i;
+const LIMITS_SOMETHING =
+  /\b(?:only|solely|exclusively|never|no|not|none|nothing|nobody|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|limit(?:s|ed)?|cap(?:s|ped)?|budget|ceiling|forbidden|prohibited|banned|disallowed|restricted|blocked|off[- ]limits|out of bounds|required?|requires|needs?|approval|sign[- ]?off|escalat\w*|above|below|under|over|exceed\w*|if|when|unless|until|before|after)\b|n['’]t\b|\d|[$%]/i;
 
 /**
  * Allowlists of one kind written in several places ("Pay Oakridge 0x.. up to $500. Pay Brightline 0x.. up to
@@ -218,7 +220,7 @@ function parseUncached(intent: string): ParsedIntent {
       const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
       // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.
       const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(c.text);
-      const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, c.text)).map((w) => restore(w, refs)).filter(Boolean));
+      const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, c.text, produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));
       const ignored = left.filter((w) => !unread.includes(w));
       const text = restore(c.text, refs);
       if (unread.length) {

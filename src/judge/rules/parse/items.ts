@@ -115,6 +115,11 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     push(it.chains, CHAIN_IDS[m[1]]);
   });
   scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
+  // "testnets" (normalised from "test networks"): the test chains the engine knows.
+  scan(c, /\btestnets\b/gi, () => {
+    push(it.chains, "sepolia");
+    push(it.chains, "base-sepolia");
+  });
   scan(c, /\b[Oo]n base\b|\bBase\b/g, () => push(it.chains, "base"));
   if (it.chains.length === 0) scan(c, /\bmainnet\b/gi, () => push(it.chains, "ethereum"));
   scan(c, VENUE_RE, (m) => {

@@ -6,7 +6,7 @@
  */
 import type { Activity, Constraint, ListDim } from "../types";
 import { consume, scan, unexplained, type Clause } from "../text";
-import { takeItems, type Items } from "./items";
+import { hasAny, takeItems, type Items } from "./items";
 import { routeAssets } from "./routes";
 import { ESCALATE_RE } from "./amounts";
 import { add, uniq, type ParseState } from "./state";
@@ -32,7 +32,7 @@ const VERBS: Verb[] = [
   { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
-  { re: /\bundelegat\w*|\bunstak\w*/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
+  { re: /\bundelegat\w*|\bunstak\w*|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
   { re: /\bdelegat\w*/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
   { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake", "delegate"], neg: ["stake", "delegate"], listy: false, label: "staking" },
   { re: /\bunwrap\w*/gi, pos: ["unwrap"], neg: ["unwrap"], listy: false, label: "unwrapping" },
@@ -125,26 +125,41 @@ export function parseExcept(c: Clause, st: ParseState, rule: string): void {
   c.used.fill(true, 0, m.index);
   const it = takeItems(c, st, "rule");
   for (let i = 0; i < m.index; i++) c.used[i] = saved[i];
-  const lists = listsFrom(it, []);
-  if (lists.length === 0) return;
   const acts = uniq(VERBS.filter((v) => new RegExp(v.re.source, "i").test(head)).flatMap((v) => v.pos));
+  // "except sports and crypto-price markets": categories of markets.
+  const tail = c.text.slice(m.index + m[0].length);
+  const topicM = st.prediction && !hasAny(it) ? /^\s*((?:[A-Za-z][\w-]*\s*(?:,|\band\b|\bor\b|\/)?\s*){1,6}?)\s*markets?\b/i.exec(tail) : null;
+  const topics = topicM ? topicM[1].split(/\s*(?:,|\band\b|\bor\b|\/)\s*/).map((t) => t.trim().replace(/-/g, " ")).filter(Boolean) : [];
+  const lists = listsFrom(it, topics);
+  // "except to the treasury address in context.treasury", "except memecoins (context.memecoins ...)": a list in the context.
+  const trading = acts.some((a) => a === "order" || a === "swap") && !acts.some((a) => OUT_OF_ACCOUNT.includes(a));
+  const refLists: Array<[ListDim, string[]]> = [];
+  if (it.recipientRefs.length) refLists.push([trading ? "asset" : "recipient", it.recipientRefs]);
+  if (it.otherRefs.length) refLists.push([it.otherRefs.some((r) => /market|question|event/i.test(r)) ? "market" : "asset", it.otherRefs]);
+  if (it.hostRefs.length) refLists.push(["host", it.hostRefs]);
+  if (lists.length === 0 && refLists.length === 0) return;
+  if (topicM) consume(c, m.index + m[0].length, m.index + m[0].length + topicM[0].length);
+  // A parenthesis that explains the list ("(context.memecoins lists the ones we've flagged so far)") is read.
+  scan(c, /\([^()]*\)/g, (p) => p.index > m.index && /§c\d/.test(p[0]));
   consume(c, m.index, m.index + m[0].length);
   // "Never withdraw to any address other than the Safe": a prohibition with an exception is an allowlist.
   const negated = new RegExp(NEG_RE.source, "i").test(head.replace(/\bno more than\b|\bnot more than\b/gi, ""));
   if (!negated) {
     for (const [dim, values] of lists) add(st, { kind: "deny", dim, values, activities: acts, rule } as Constraint);
+    for (const [dim, refs] of refLists) add(st, { kind: "deny", dim, values: [], refs, activities: acts, rule } as Constraint);
     return;
   }
   if (acts.length) add(st, { kind: "permit", activities: acts, rule });
   for (const [dim, values] of lists) add(st, { kind: "allow", dim, values, activities: acts, rule } as Constraint);
+  for (const [dim, refs] of refLists) add(st, { kind: "allow", dim, values: [], refs, activities: acts, rule } as Constraint);
   scan(c, NEG_RE, (n) => n.index < m.index);
   for (const v of VERBS) scan(c, v.re, (n) => n.index < m.index);
   scan(c, /\bany(?:\s+other)?\s+(?:address(?:es)?|wallets?|recipients?|tokens?|assets?|coins?|markets?|venues?|chains?|hosts?|destinations?)\b|\banyone\b|\banything\b/gi, (n) => n.index < m.index);
 }
 
 const OTHER_RE =
-  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b|\b(?:anyone|anybody|someone|somebody)\s+else\b|\b(?:any|all)?\s*other\s+(?:betting\s+|trading\s+|prediction\s+)?(?:sites?|apps?|books?)\b/i;
-const OTHER_DIM: Record<string, string> = { anyone: "recipient", anybody: "recipient", someone: "recipient", somebody: "recipient", site: "venue", app: "venue", book: "venue", token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
+  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b|\b(?:anyone|anybody|someone|somebody)\s+else\b|\b(?:outside|external|third[- ]party|unknown|unlisted)\s+(?:address(?:es)?|wallets?|accounts?|recipients?)\b|\b(?:any|all)?\s*other\s+(?:betting\s+|trading\s+|prediction\s+)?(?:sites?|apps?|books?)\b/i;
+const OTHER_DIM: Record<string, string> = { addres: "recipient", account: "recipient", anyone: "recipient", anybody: "recipient", someone: "recipient", somebody: "recipient", site: "venue", app: "venue", book: "venue", token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
 
 /** "Never remove margin" binds removals only; "add or remove", "adjust" or "manage" bind both ways. */
 function marginDirection(text: string): "add" | "remove" | undefined {
@@ -162,7 +177,7 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
   const other = OTHER_RE.exec(c.text);
   if (other && !c.used[other.index] && !/§[aqhc]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
-    const extra = /\b(anyone|anybody|someone|somebody)\s+else\b|\b(sites?|apps?|books?)\b/i.exec(other[0]);
+    const extra = /\b(anyone|anybody|someone|somebody)\s+else\b|\b(sites?|apps?|books?|address(?:es)?|wallets?|accounts?|recipients?)\b/i.exec(other[0]);
     const noun = (other[1] ?? extra?.[1] ?? extra?.[2] ?? "anything").toLowerCase().replace(/e?s$/, "");
     st.reinforce.push({ dim: OTHER_DIM[noun] ?? "any", rule });
     c.used.fill(true);

@@ -35,7 +35,7 @@ const LIMITING = new Set(
     "max maximum min minimum limit limits limited cap caps capped ceiling budget budgets quota allowance most least " +
     "exceed exceeds exceeding above below under over beyond more less fewer than greater larger bigger smaller higher lower " +
     "require requires required requirement need needs needed necessary approval approve approves approved sign-off signoff " +
-    "review reviewed confirm confirmation human manual escalate consent authorise authorize authorised authorized authority " +
+    "confirm confirmation human manual escalate consent authorise authorize authorised authorized authority " +
     "forbidden prohibited banned disallowed restricted restrict blocked deny denied refuse reject outside " +
     "if when whenever while until unless after before during between since provided providing assuming once " +
     "percent percentage pct bps ratio half quarter double twice thrice dozen hundred thousand million billion " +
@@ -62,12 +62,25 @@ const TIME = new Set(
 );
 const STRONG = /\b(?:only|never|not|no|nothing|none|max|maximum|min|minimum|at most|up to|must|shall|require[sd]?|limit(?:ed)?|cap(?:ped)?|except|unless|budget|forbidden|prohibited|allowed|permitted|may|can|cannot)\b|n't\b|\d|[$%]/i;
 
-/** Does a leftover word possibly carry a limit? `clause` is the clause's text, for the time words. */
-export function isLimiting(word: string, clause = ""): boolean {
+/** Words naming who receives ("our own wallets", "the usual suppliers"): in a clause that moves value, a list not given. */
+const RECIPIENT =
+  /^(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|contractors?|freelancers?|providers?|clients?|customers?|grantees?|staff|usual|regular|trusted|known|friends?|family)$/i;
+const PAYS = /\b(?:send|sends|sending|pay|pays|paying|transfer|transfers|transferring|remit\w*|disburs\w*)\b/i;
+const MOVES = /\b(?:send|sends|sent|sending|pay|pays|paid|paying|transfer\w*|withdraw\w*|remit\w*|disburs\w*|to)\b/i;
+
+/**
+ * Does a leftover word possibly carry a limit? `clause` is the clause's text; `produced` whether the clause gave
+ * constraints (a schedule word in a rule, "Pay Alice every Friday", limits; in a statement it does not).
+ */
+export function isLimiting(word: string, clause = "", produced = false): boolean {
   const lw = word.toLowerCase().replace(/['’]s$/, "");
-  if (TIME.has(lw)) return STRONG.test(clause);
+  if (TIME.has(lw) || /^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)$/.test(lw)) return produced || STRONG.test(clause);
+  if (MOVES.test(clause) && RECIPIENT.test(lw)) return true;
+  // "Pay Alice every Friday": a capitalised name in a clause that pays someone is a payee the rules do not resolve.
+  if (PAYS.test(clause) && /^[A-Z][a-z]+$/.test(word) && clause.indexOf(word) > 0 && produced) return true;
   if (/^§[aqhc]\d+$/.test(word)) return true; // an address, quote, host or context reference nobody used
-  if (/\d/.test(word) || /[$%≤≥<>]/.test(word)) return true;
+  // A figure ("2026", "3k", "5%"), not an identifier with digits in it ("SwapRouter02", "V3").
+  if (/^[$]?\d[\d,.]*(?:[kmb]|bn|x|%|bps)?$/i.test(word) || /[$%≤≥<>]/.test(word)) return true;
   const w = word.toLowerCase().replace(/['’]s$/, "").replace(/[.]+$/, "");
   if (LIMITING.has(w)) return true;
   if (w.endsWith("n't")) return true;

@@ -7,6 +7,20 @@ import { add, type ParseState } from "./state";
 
 const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can't|should not|may not)`;
 
+/** "cross only", "isolated margin only", "positions shall use isolated margin", "margin mode: cross". */
+export function parseMarginMode(c: Clause, st: ParseState, rule: string): void {
+  // "isolated margin top-ups": which margin is topped up, not a rule about the mode.
+  scan(c, /\b(?:cross|isolated)(?=[- ]margin\s+(?:top[- ]?ups?|additions?|adjustments?|changes?|transfers?|removals?)\b)/gi, () => undefined);
+  scan(
+    c,
+    /\b(?:(?:only|always)\s+(?:use\s+)?(cross|isolated)(?:[- ]margin)?(?:\s+mode)?|(cross|isolated)(?:[- ]margin)?(?:\s+mode)?\s+only|(?:use|using|uses|in|on|at)\s+(cross|isolated)(?:[- ]margin)?(?:\s+mode)?|margin\s+mode\s*[:=]?\s*(?:must\s+be\s+|is\s+)?(cross|isolated))\b/gi,
+    (m) => {
+      const mode = (m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase() as "cross" | "isolated";
+      add(st, { kind: "margin_mode", mode, rule });
+    },
+  );
+}
+
 export function parseSide(c: Clause, st: ParseState, rule: string): void {
   // "only long side (buy)": the owner glosses long as buying, so sells (even closing ones) are not plainly allowed.
   // Also "go long (buy side)", "long/buy side only", "long (buys only)"; and the mirror for short (sell).
@@ -154,7 +168,7 @@ export function parseApprovalShape(c: Clause, st: ParseState, rule: string): voi
   );
   scan(
     c,
-    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+(?:(pending|current|next|upcoming)\s+)?(?:swap\s+|trade\s+|payment\s+)?amount(?:\s+(?:of|for|needed by|required by|being)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment|spent|swapped)s?(?:\s+(?:being\s+)?(?:prepared|made|executed|placed|submitted|built|requested)|\s+in\s+progress)?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b/gi,
+    /\b(?:only\s+)?(?:for|of|to|at)\s+(?:the\s+)?exact\s+(?:(pending|current|next|upcoming)\s+)?(?:swap\s+|trade\s+|payment\s+)?amount(?:\s+(?:of|for|needed by|required by|being)\s+(?:the\s+)?(pending|current|next|upcoming)?\s*(?:swap|trade|transaction|order|payment|spent|swapped)s?(?:\s+(?:being\s+)?(?:prepared|made|executed|placed|submitted|built|requested)|\s+in\s+progress)?)?\b|\bexact[- ]amount\s+(?:approvals?|allowances?)(?:\s+only)?\b|\bapprov(?:e|es|ing)\s+(?:only\s+)?exactly\s+(?:the\s+)?(?:amount|sum|quantity)\b(?:\s+(?:you['’]re|you are|being|to be)\s+(?:staking|swapping|supplying|depositing|spending|paying))?/gi,
     (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!(m[1] ?? m[2]) || /pending|being|in progress/i.test(m[0]) || undefined, rule }),
   );
 }
