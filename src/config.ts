@@ -59,6 +59,11 @@ const EnvSchema = z.object({
   SANDBOX: bool.optional(),
   SANDBOX_RPC_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   BASE_RPC_URL: optionalUrl,
+  /** Production Solana RPC (turns the Solana sandbox off); SOLANA_WS_URL is its PubSub endpoint, if clients need one. */
+  SOLANA_RPC_URL: optionalUrl,
+  SOLANA_WS_URL: optionalUrl,
+  /** Solana sandbox JSON-RPC port (WebSocket on port + 1). Unset: 8899 when free, else any free pair. */
+  SOLANA_SANDBOX_RPC_PORT: z.coerce.number().int().min(0).max(65534).optional(),
   FACILITATOR_URL: optionalUrl,
   /** Production: the BatchExecutor (src/sandbox/contracts/BatchExecutor.sol) deployed on Base, for atomic evm_calls. */
   BATCH_EXECUTOR_ADDRESS: z

@@ -3,6 +3,8 @@
  * production deployment with BASE_RPC_URL answers 404):
  *   GET  /admin/v1/sandbox       chain id, RPC URL, contract addresses, top-up payTo and facilitator
  *   POST /admin/v1/sandbox/fund  {chain: "base", address, asset: "ETH"|"USDC", amount (whole units)} -> {txHash}
+ *                                {chain: "solana", address, asset: "SOL"|"USDC", amount} -> {txHash: the signature}
+ * GET also reports `solana: {rpcUrl, wsUrl, genesisHash, caip2, usdcMint}` when the Solana sandbox runs.
  * `npm run cli -- sandbox info|fund` drives these.
  */
 import type { Hono } from "hono";
@@ -12,8 +14,24 @@ import type { Sandbox } from "../../sandbox";
 import { readJson, validate } from "../body";
 import type { AppEnv } from "../types";
 
+/** The Solana sandbox as this route needs it (src/chains/solana/start.ts provides it). */
+export interface SolanaSandboxAdmin {
+  describe(): { rpcUrl: string; wsUrl: string; genesisHash: string; caip2: string; usdcMint: string } | null;
+  fund(req: { address: string; asset: "SOL" | "USDC"; amount: string }): Promise<{ txHash: string; address: string; asset: string; amount: string; amountBase: string }>;
+}
+
+const SolanaFundRequest = z.object({
+  chain: z.literal("solana"),
+  address: z.string({ error: "address is required (base58)" }),
+  asset: z
+    .string({ error: "asset is required (SOL or USDC)" })
+    .transform((s) => s.trim().toUpperCase())
+    .pipe(z.enum(["SOL", "USDC"], { error: "asset must be SOL or USDC on solana" })),
+  amount: z.union([z.string(), z.number()], { error: "amount is required (whole units, e.g. \"25\")" }).transform((v) => String(v).trim()),
+});
+
 const FundRequest = z.object({
-  chain: z.literal("base", { error: "only the base sandbox chain has a faucet" }).default("base"),
+  chain: z.literal("base", { error: "chain must be base or solana (the sandbox chains with a faucet)" }).default("base"),
   address: z.string({ error: "address is required" }),
   asset: z
     .string({ error: "asset is required (ETH or USDC)" })
@@ -22,7 +40,7 @@ const FundRequest = z.object({
   amount: z.union([z.string(), z.number()], { error: "amount is required (whole units, e.g. \"25\")" }).transform((v) => String(v).trim()),
 });
 
-export function sandboxAdminMount(opts: { sandbox: Sandbox; topup: TopupService }) {
+export function sandboxAdminMount(opts: { sandbox: Sandbox; topup: TopupService; solana?: SolanaSandboxAdmin | null }) {
   const { sandbox, topup } = opts;
   return (app: Hono<AppEnv>) => {
     app.get("/sandbox", (c) => {
@@ -44,13 +62,21 @@ export function sandboxAdminMount(opts: { sandbox: Sandbox; topup: TopupService 
           faucet: sandbox.faucet.address,
           relayer: sandbox.accounts.relayer.address,
           topup: t.enabled ? { enabled: true, minCredits: t.minCredits, maxCredits: t.maxCredits, guideUrl: topup.guideUrl() } : { enabled: false, reason: t.reason },
+          ...(opts.solana?.describe() ? { solana: opts.solana.describe() } : {}),
         },
         200,
       );
     });
 
     app.post("/sandbox/fund", async (c) => {
-      const body = validate(FundRequest, await readJson(c));
+      const raw = await readJson(c);
+      if ((raw as { chain?: unknown } | null)?.chain === "solana") {
+        if (!opts.solana?.describe()) return c.json({ error: "invalid_input", message: "the Solana sandbox is not running on this deployment" }, 400);
+        const s = validate(SolanaFundRequest, raw);
+        const r = await opts.solana.fund({ address: s.address, asset: s.asset, amount: s.amount });
+        return c.json({ txHash: r.txHash, chain: "solana", address: r.address, asset: r.asset, amount: r.amount, amountBase: r.amountBase }, 200);
+      }
+      const body = validate(FundRequest, raw);
       const r = await sandbox.faucet.fund({ address: body.address, asset: body.asset, amount: body.amount });
       return c.json({ txHash: r.txHash, chain: "base", address: r.address, asset: r.asset, amount: r.amount, amountBase: r.amountBase }, 200);
     });
