@@ -43,6 +43,10 @@ import { chooseTopupRails, createTopupService, type TopupService } from "./credi
 import { topupMount } from "./http/routes/topup";
 import { sandboxAdminMount } from "./http/routes/sandbox-admin";
 import { createSandboxSelfService } from "./sandbox/self-service";
+import { solanaExplorerRoutes } from "./http/routes/solana-explorer";
+import { startSolana, type SolanaRuntime } from "./chains/solana/start";
+import { solanaExplorerView } from "./chains/solana/explorer-view";
+import { envelopeVault } from "./wallets/custody/vault";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
 import { createTrading } from "./swaps/wiring";
 import { createOAuthService } from "./oauth/service";
@@ -92,6 +96,8 @@ export interface Runtime {
   escrowConfigured: boolean;
   /** The Base chain: the sandbox (anvil, faucet, operator accounts) or BASE_RPC_URL; null when neither. */
   chain: ChainRuntime | null;
+  /** The Solana chain: the litesvm sandbox cluster or SOLANA_RPC_URL; null when neither. */
+  solana: SolanaRuntime | null;
   ready: boolean;
   /** Background work (recovery sweeps); stopped by close(). */
   close(): Promise<void>;
@@ -157,6 +163,18 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     const chain = await startChain(config, { clock, logger: logger.child({ component: "anvil" }) });
     if (chain) cleanups.unshift(() => chain.stop());
     const masterKey = new MasterKey(config.MASTER_KEY ?? loadOrCreateSecretFile(config.DATA_DIR, "master-key", () => randomBytes(32).toString("hex")));
+    // Solana (docs/wallets.md): SOLANA_RPC_URL, else the litesvm sandbox cluster under DATA_DIR/sandbox/solana.
+    const solana = await startSolana({
+      sandbox: config.sandbox,
+      dataDir: config.DATA_DIR,
+      publicUrl: config.PUBLIC_URL,
+      vault: envelopeVault(masterKey),
+      rpcUrl: config.SOLANA_RPC_URL,
+      wsUrl: config.SOLANA_WS_URL,
+      sandboxPort: config.SOLANA_SANDBOX_RPC_PORT,
+      logger: logger.child({ component: "solana" }),
+    });
+    if (solana) cleanups.unshift(() => solana.stop());
     const keystore = createLocalKeystoreSigner(masterKey);
     const escrow = createEscrow({
       db,
@@ -251,6 +269,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       mcpTools: createMcpToolRegistry(CORE_TOOLS),
       escrowConfigured: escrow.configured,
       chain,
+      solana,
       ready: false,
       app: undefined as unknown as Hono<AppEnv>,
       async close() {
@@ -280,13 +299,14 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
         trading.mount,
+        (app) => void (solana?.sandbox && app.route("/sandbox/explorer/solana", solanaExplorerRoutes(solanaExplorerView(solana.adapter)))),
         (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(chain.base))),
         topupMount(),
       ],
       adminMounts: [
         claimLinkAdminMount(dashboardAuth, config.PUBLIC_URL),
         walletAdminMount(services),
-        ...(chain?.sandbox ? [sandboxAdminMount({ sandbox: chain.sandbox, topup: topupService })] : []),
+        ...(chain?.sandbox ? [sandboxAdminMount({ sandbox: chain.sandbox, topup: topupService, solana: solana?.sandbox ? { describe: solana.describe, fund: (r) => solana.sandbox!.faucet.fund(r) } : null })] : []),
       ],
     });
 
