@@ -104,7 +104,7 @@ describe("lists", () => {
 
   it("a listed entry the context marks as jailed is not plainly allowed", () => {
     const I = "Delegate HYPE only to validators in context.validators.";
-    const del = (to: string) => facts({ actionFamily: "staking", actionType: "tokenDelegate", staking: { asset: "HYPE", amount: "10", direction: "delegate", validator: to }, assets: ["HYPE"], summary: "delegate" });
+    const del = (to: string) => facts({ actionFamily: "staking", actionType: "tokenDelegate", staking: { asset: "HYPE", amount: "10", usd: null, direction: "delegate", validator: to }, assets: ["HYPE"], summary: "delegate" });
     expect(verdict(I, del(A), { validators: { [A]: { status: "active" }, [B]: { status: "jailed" } } })).toBe("ALLOW");
     expect(verdict(I, del(B), { validators: { [A]: { status: "active" }, [B]: { status: "jailed" } } })).toBe("ESCALATE");
   });
