@@ -62,13 +62,13 @@ export function createInsightsService({ db, clock }: { db: Database; clock: Cloc
       return [...out.values()];
     },
 
-    /** Spent: debits net of refunds; bought: x402 top-ups. Opening grants are neither. */
+    /** Spent: debits net of their refunds; bought: x402 top-ups. Grants and operator adjustments are neither. */
     async creditsPerDay(principal: Principal, days = 30): Promise<CreditDay[]> {
       const keys = dayKeys(clock.now(), days);
       const rows = (
         await sql<{ day: string; spent: number; bought: number }>`
           select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-                 coalesce(-sum(delta) filter (where reason not like 'topup:%' and reason not like 'grant:%'), 0)::int as spent,
+                 (coalesce(-sum(delta) filter (where delta < 0), 0) - coalesce(sum(delta) filter (where reason like 'refund:%'), 0))::int as spent,
                  coalesce(sum(delta) filter (where reason like 'topup:%'), 0)::int as bought
           from credit_entries
           where account_id = ${principal.accountId} and created_at >= ${new Date(`${keys[0]}T00:00:00Z`)}

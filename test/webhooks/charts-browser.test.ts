@@ -77,8 +77,9 @@ describe.skipIf(!hasChromium)("charts and webhooks in Chromium", () => {
     const verdicts = page.locator("figure", { hasText: "Verifications per day, by verdict" });
     const today = clock.now().toISOString().slice(0, 10);
     const table = await verdicts.locator("table").innerText();
-    expect(table).toMatch(new RegExp(`${today}\\s+2\\s+1\\s+1\\s+0`)); // ALLOW, BLOCK, ESCALATE, none
-    expect(await verdicts.locator("rect title").allTextContents()).toEqual(expect.arrayContaining([`${today}: 2 ALLOW`, `${today}: 1 BLOCK`, `${today}: 1 ESCALATE`]));
+    // ALLOW, BLOCK, ESCALATE, none: the four verifications, plus the judge's ALLOW behind the held proposal.
+    expect(table).toMatch(new RegExp(`${today}\\s+3\\s+1\\s+1\\s+0`));
+    expect(await verdicts.locator("rect title").allTextContents()).toEqual(expect.arrayContaining([`${today}: 3 ALLOW`, `${today}: 1 BLOCK`, `${today}: 1 ESCALATE`]));
     const credits = await page.locator("figure", { hasText: "Credits spent and bought per day" }).locator("table").innerText();
     expect(credits).toMatch(new RegExp(`${today}\\s+5\\s+0`)); // four verifications and one proposal
     const outcomes = await page.locator("figure", { hasText: "Proposals by outcome" }).locator("svg").getAttribute("aria-label");
@@ -101,9 +102,11 @@ describe.skipIf(!hasChromium)("charts and webhooks in Chromium", () => {
     expect(await meter.locator("svg").getAttribute("aria-label")).toBe("$40 of $100 daily cap used in the last 24 hours");
     const balance = page.locator("figure", { hasText: "Balance over time" });
     expect(await balance.locator("circle").count()).toBe(2);
-    const rows = await balance.locator("table tbody tr").allInnerTexts();
-    expect(rows[0]).toMatch(/\t200$/);
-    expect(rows[1]).toMatch(/\t160$/);
+    const usd = (await balance.locator("table tbody tr").allInnerTexts()).map((r) => Number(r.split("\t").pop()));
+    // 40 USDC sent, plus the two transactions' gas in ETH.
+    expect(usd[0] - usd[1]).toBeGreaterThanOrEqual(40);
+    expect(usd[0] - usd[1]).toBeLessThan(41);
+
     await shot(page, "wallet-activity");
   });
 
@@ -139,7 +142,7 @@ describe.skipIf(!hasChromium)("charts and webhooks in Chromium", () => {
     await page.goto(`${e.url}/dashboard/traders`);
     const chart = page.locator("figure", { hasText: "grid-bot: exposure and daily realized PnL" });
     expect(await chart.locator("circle").count()).toBe(6);
-    expect(await chart.locator("circle title").allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/: \$-12\.50 daily PnL$/), expect.stringMatching(/: \$1\.8k exposure$/)]));
+    expect(await chart.locator("circle title").allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/: \$-12\.5 daily PnL$/), expect.stringMatching(/: \$1\.8k exposure$/)]));
     await shot(page, "traders-charts");
   });
 });

@@ -14,8 +14,8 @@ export interface Series {
 }
 
 const W = 640;
-const H = 200;
-const PAD = { l: 44, r: 8, t: 8, b: 22 };
+const H = 240;
+const PAD = { l: 52, r: 8, t: 10, b: 26 };
 
 /** A rounded maximum for the y axis and three tick values. */
 export function niceMax(max: number): number {
@@ -25,7 +25,7 @@ export function niceMax(max: number): number {
   return 10 * mag;
 }
 
-const fmt = (n: number) => (Math.abs(n) >= 1000 ? `${(n / 1000).toFixed(Math.abs(n) >= 10_000 ? 0 : 1)}k` : Number.isInteger(n) ? String(n) : n.toFixed(2));
+const fmt = (n: number) => (Math.abs(n) >= 1000 ? `${(n / 1000).toFixed(Math.abs(n) >= 10_000 ? 0 : 1)}k` : Number.isInteger(n) ? String(n) : String(Number(n.toFixed(2))));
 
 function Legend(p: { series: Series[] }) {
   return (
@@ -64,7 +64,7 @@ function DataTable(p: { caption: string; head: string[]; rows: (string | number)
   );
 }
 
-function Frame(p: { title: string; max: number; min?: number; children: Child; labels: { x: number; text: string }[] }) {
+function Frame(p: { title: string; max: number; min?: number; children: Child; labels: { x: number; text: string; anchor?: "start" | "middle" | "end" }[] }) {
   const min = p.min ?? 0;
   const y = (v: number) => PAD.t + (H - PAD.t - PAD.b) * (1 - (v - min) / (p.max - min || 1));
   const ticks = [min, min + (p.max - min) / 2, p.max];
@@ -79,7 +79,7 @@ function Frame(p: { title: string; max: number; min?: number; children: Child; l
         </g>
       ))}
       {p.labels.map((l) => (
-        <text class="axis-label" x={l.x} y={H - 6} text-anchor="middle">
+        <text class="axis-label" x={l.x} y={H - 6} text-anchor={l.anchor ?? "middle"}>
           {l.text}
         </text>
       ))}
@@ -142,8 +142,9 @@ export function LineChart(p: { title: string; series: (Series & { points: { at: 
   const lo = loRaw < 0 ? -niceMax(-loRaw) : 0;
   const xOf = (t: number) => PAD.l + ((W - PAD.l - PAD.r) * (t - t0)) / (t1 - t0);
   const yOf = (v: number) => PAD.t + (H - PAD.t - PAD.b) * (1 - (v - lo) / (hi - lo || 1));
-  const day = (t: number) => new Date(t).toISOString().slice(5, 10);
-  const labels = [t0, (t0 + t1) / 2, t1].map((t) => ({ x: xOf(t), text: day(t) }));
+  // Hours and minutes when the series spans less than two days, else month-day.
+  const stamp = (t: number) => (t1 - t0 < 2 * 86_400_000 ? new Date(t).toISOString().slice(11, 16) : new Date(t).toISOString().slice(5, 10));
+  const labels = [t0, (t0 + t1) / 2, t1].map((t, i) => ({ x: xOf(t), text: stamp(t), anchor: (["start", "middle", "end"] as const)[i] }));
   const unit = p.unit ?? "";
   return (
     <figure class="chart-figure">
@@ -200,13 +201,13 @@ export function OutcomeBars(p: { title: string; counts: { label: string; cls: st
       <svg viewBox={`0 0 640 ${p.counts.length * 26}`} class="chart" role="img" aria-label={`${p.title}: ${p.counts.map((c) => `${c.n} ${c.label}`).join(", ")}`}>
         {p.counts.map((c, i) => (
           <g>
-            <text class="axis-label" x="110" y={i * 26 + 17} text-anchor="end">
+            <text class="axis-label" x="130" y={i * 26 + 18} text-anchor="end">
               {c.label}
             </text>
-            <rect class={c.cls} x="118" y={i * 26 + 4} width={Math.max(c.n ? 2 : 0, (480 * c.n) / max)} height="18" rx="3">
+            <rect class={c.cls} x="138" y={i * 26 + 4} width={Math.max(c.n ? 2 : 0, (440 * c.n) / max)} height="18" rx="3">
               <title>{`${c.n} ${c.label}`}</title>
             </rect>
-            <text class="axis-label" x={124 + (480 * c.n) / max} y={i * 26 + 17}>
+            <text class="axis-label" x={144 + (440 * c.n) / max} y={i * 26 + 18}>
               {c.n}
             </text>
           </g>
