@@ -22,6 +22,7 @@ import { judgeIdentityMount } from "./http/routes/judge-identity";
 import { createApp } from "./http/app";
 import { parseTrustedProxies } from "./http/client-ip";
 import { createRateLimitStore } from "./rate-limits";
+import { withAdvisoryLock } from "./db/claim";
 import { watchMemoryPressure } from "./observability/memory-pressure";
 import type { AppEnv } from "./http/types";
 import type { Services } from "./services";
@@ -199,7 +200,8 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       metrics,
       publicUrl: config.PUBLIC_URL,
       limits: { minCredits: config.TOPUP_MIN_CREDITS, maxCredits: config.TOPUP_MAX_CREDITS },
-      rails: chooseTopupRails(config, chain),
+      // Several processes may share the relayer key: its nonce is assigned under a database lock (PostgreSQL).
+      rails: chooseTopupRails(config, chain, database.kind === "postgres" ? (relayer, fn) => withAdvisoryLock(db, "x402-relayer", relayer.toLowerCase(), fn) : undefined),
       exclusiveDatabase: database.kind === "pglite",
     });
     const topupService = topup;

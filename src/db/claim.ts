@@ -33,3 +33,16 @@ export async function tryAdvisoryLock<DB>(tx: Transaction<DB>, namespace: string
 export async function advisoryLock<DB>(tx: Transaction<DB>, namespace: string, key: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${namespace}), hashtext(${key}))`.execute(tx);
 }
+
+/**
+ * Runs `fn` holding the advisory lock on (namespace, key), waiting for it: a short critical section across
+ * processes that is not itself database work (the relayer's nonce assignment and broadcast). Holds one pool
+ * connection for fn's duration. PGlite (one process, one session) needs no such lock and must not hold its
+ * only session open: callers pass this only on PostgreSQL.
+ */
+export async function withAdvisoryLock<DB, T>(db: Kysely<DB>, namespace: string, key: string, fn: () => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => {
+    await advisoryLock(tx, namespace, key);
+    return fn();
+  });
+}

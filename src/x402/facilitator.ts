@@ -103,7 +103,21 @@ export interface LocalFacilitatorOptions {
    * the sandbox top-up benchmark, docs/performance.md). The sandbox passes 100 ms.
    */
   pollingIntervalMs?: number;
+  /**
+   * Serialises the relayer's nonce assignment and broadcast across processes (several service processes
+   * sharing one relayer key): the composition root passes a PostgreSQL advisory lock on the relayer address
+   * (src/db/claim.ts withAdvisoryLock). Within one process broadcasts are serialised anyway.
+   */
+  relayerLock?: RelayerLock;
 }
+
+export type RelayerLock = <T>(relayer: string, fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * Relayer-side refusals that say nothing about the payment: another broadcast took the nonce, the node
+ * already has it, or the relayer cannot pay gas right now. Retrying the same payload can succeed.
+ */
+const TRANSIENT_RELAYER = /nonce too low|nonce too high|nonce has already been used|replacement transaction underpriced|already known|transaction underpriced|insufficient funds for gas/i;
 
 export interface LocalFacilitator extends Facilitator {
   readonly kind: "local";
@@ -134,11 +148,14 @@ export function createLocalFacilitator(opts: LocalFacilitatorOptions): LocalFaci
     Object.assign(client, { address: account.address }) as unknown as FacilitatorSignerInput,
     { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? 60_000 },
   );
-  // Serialise broadcasts from the relayer so concurrent settlements never pick the same nonce.
+  // Serialise broadcasts from the relayer so concurrent settlements never pick the same nonce: in this
+  // process first (no pool connection is held while waiting for our own), then across processes.
+  const acrossProcesses: RelayerLock = opts.relayerLock ?? ((_r, fn) => fn());
+  const serialised = <T>(fn: () => Promise<T>) => withAccountLock(account.address, () => acrossProcesses(account.address, fn));
   const signer: typeof base = {
     ...base,
-    writeContract: (args) => withAccountLock(account.address, () => base.writeContract(args)),
-    sendTransaction: (args) => withAccountLock(account.address, () => base.sendTransaction(args)),
+    writeContract: (args) => serialised(() => base.writeContract(args)),
+    sendTransaction: (args) => serialised(() => base.sendTransaction(args)),
   };
 
   // What registerExactEvmScheme does, minus its x402 v1 registration for every EVM network it knows:
@@ -202,6 +219,10 @@ export function createLocalFacilitator(opts: LocalFacilitatorOptions): LocalFaci
         }
         const r = rejectInput(e);
         return { success: false, errorReason: r.invalidReason, errorMessage: r.invalidMessage, transaction: "", network: requirements.network };
+      }
+      if (!result.success && !result.transaction && TRANSIENT_RELAYER.test(result.errorMessage ?? "")) {
+        // Not the payment's fault: the payer must retry the same signature, not sign a new one.
+        throw new FacilitatorUnavailableError("settle", `the relayer's transaction was not accepted (${result.errorMessage}); retry with the same PAYMENT-SIGNATURE`, { retryAfterSeconds: 1 });
       }
       if (!result.success && !result.transaction) {
         try {

@@ -14,6 +14,7 @@ import type { Config } from "../../config";
 import type { ChainRuntime } from "../../chains/evm/start";
 import { BASE_USDC, SANDBOX_NETWORK } from "../../sandbox/addresses";
 import { createLocalFacilitator, createRemoteFacilitator, type Facilitator, type Network } from "../../x402";
+import type { RelayerLock } from "../../x402/facilitator";
 
 export interface TopupRails {
   payTo: Address;
@@ -27,7 +28,7 @@ export interface TopupRails {
 
 export type TopupRailsChoice = { ok: true; rails: TopupRails } | { ok: false; reason: string };
 
-export function chooseTopupRails(config: Config, chain: ChainRuntime | null): TopupRailsChoice {
+export function chooseTopupRails(config: Config, chain: ChainRuntime | null, relayerLock?: RelayerLock): TopupRailsChoice {
   if (!chain) return { ok: false, reason: "no Base chain is configured (set BASE_RPC_URL, or run the sandbox)" };
   const sandbox = chain.sandbox;
   const payTo = (config.TOPUP_PAY_TO as Address | undefined) ?? sandbox?.accounts.payTo.address;
@@ -40,9 +41,10 @@ export function chooseTopupRails(config: Config, chain: ChainRuntime | null): To
       rpcUrl: chain.base.rpcUrl,
       relayer: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
       ...(sandbox ? { mineWhenStaleSeconds: 30 } : {}),
+      relayerLock,
     });
   } else if (sandbox) {
-    facilitator = sandbox.createFacilitator();
+    facilitator = sandbox.createFacilitator({ relayerLock });
   } else {
     return { ok: false, reason: "no x402 facilitator: set FACILITATOR_URL or FACILITATOR_PRIVATE_KEY" };
   }
