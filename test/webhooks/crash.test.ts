@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { freePort, startService, until, type ServiceProcess } from "../helpers/process";
+import { alive, childPids, freePort, startService, until, type ServiceProcess } from "../helpers/process";
 import { startReceiver, type Receiver } from "./receiver";
 
 const ADMIN = "webhook-crash-admin-token-0123456789";
@@ -78,14 +78,20 @@ it("delivers an event recorded just before a kill -9 once, after the restart", {
   };
   const conn = await call("POST", "/api/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "check_connection", arguments: {} } });
   const accountId = conn.result.structuredContent?.account ?? JSON.parse(/```json\n([\s\S]*?)\n```/.exec(conn.result.content[0].text)![1]).account;
-  await call("POST", `/admin/v1/accounts/${accountId}/credits`, { credits: 5 }, { authorization: `Bearer ${ADMIN}` });
+  const granted = await call("POST", `/admin/v1/accounts/${accountId}/credits`, { credits: 5, reason: "crash-test" }, { authorization: `Bearer ${ADMIN}` });
+  expect(granted.creditsRemaining).toBe(5);
   const wallet = await call("POST", "/api/v1/wallets", { name: "held", chain: "base", mode: "safe", mandate: "Only send USDC." });
   for (const [asset, amount] of [["ETH", "0.01"], ["USDC", "10"]]) await call("POST", "/admin/v1/sandbox/fund", { chain: "base", address: wallet.address, asset, amount }, { authorization: `Bearer ${ADMIN}` });
   const held = await call("POST", "/api/v1/wallets/held/propose", { input: { kind: "transfer", chain: "base", transfer: { asset: "USDC", amount: "2", to: "0x000000000000000000000000000000000000dEaD" } } });
-  expect(held.status, JSON.stringify({ held, wallet, conn: conn.result })).toBe("awaiting_user");
+  expect(held.status, JSON.stringify(held)).toBe("awaiting_user");
 
+  const orphans = childPids(svc.child.pid!); // the sandbox chain (anvil) outlives a kill -9
   svc.child.kill("SIGKILL");
   await svc.exited;
+  for (const pid of orphans) {
+    process.kill(pid, "SIGTERM"); // anvil writes its state on SIGTERM
+    await until("the orphaned sandbox chain to exit", async () => !alive(pid));
+  }
   expect(rx.all).toHaveLength(0);
 
   // Second life: the worker claims the committed delivery and sends it once.
