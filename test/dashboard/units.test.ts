@@ -6,8 +6,18 @@ import { changeInWords } from "../../src/dashboard/pages/escrow-widgets";
 import { patchFromForm, previewLoosening, type Wallet } from "../../src/dashboard/escrow";
 import { qrMatrix } from "../../src/dashboard/qr";
 import { hashPassword, verifyPassword } from "../../src/dashboard/auth/password";
+import { describeUserAgent } from "../../src/dashboard/views/user-agent";
 
 describe("dashboard helpers", () => {
+  it("shows a user agent as browser and system", () => {
+    expect(describeUserAgent("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")).toBe("Chrome 120 on macOS");
+    expect(describeUserAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0")).toBe("Firefox 121 on Windows");
+    expect(describeUserAgent("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")).toBe("Safari 17 on iOS");
+    expect(describeUserAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91")).toBe("Edge 120 on Windows");
+    expect(describeUserAgent("Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0 Mobile Safari/537.36")).toBe("Chrome 119 on Android");
+    expect(describeUserAgent(null)).toBe("unknown device");
+  });
+
   it("redirects after sign-in only to dashboard paths", () => {
     expect(safeNext("/dashboard/proposals/prop_1")).toBe("/dashboard/proposals/prop_1");
     expect(safeNext("/dashboard?x=1")).toBe("/dashboard?x=1");

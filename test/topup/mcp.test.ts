@@ -51,6 +51,10 @@ describe("topup_credits", () => {
     const first = (await client.callTool({ name: "topup_credits", arguments: { credits: 40 } })) as CallToolResult;
     expect(first.isError).toBe(true);
     const required = first._meta?.["x402/payment-required"] as PaymentRequired;
+    // Over MCP the instructions name _meta, not HTTP headers that do not exist here.
+    const firstText = (first.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+    expect(firstText).not.toMatch(/PAYMENT-(SIGNATURE|REQUIRED)|header/);
+    expect(firstText).toContain('_meta["x402/payment"]');
     expect(required).toMatchObject({
       x402Version: 2,
       accepts: [{ scheme: "exact", network: "eip155:8453", amount: "2000000", asset: USDC, payTo: t.payTo(), extra: { name: "USD Coin", version: "2" } }],

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { describeUserAgent } from "../views/user-agent";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { clearSessionCookie } from "../auth/cookies";
 import { Copy, CsrfField, Field, Notice, Time } from "../views/components";
@@ -48,8 +49,8 @@ export function accountRoutes(deps: DashboardDeps) {
               <tbody>
                 {sessions.map((s) => (
                   <tr>
-                    <td class="clip">
-                      {s.user_agent ?? "unknown"}
+                    <td class="clip" title={s.user_agent ?? undefined}>
+                      {describeUserAgent(s.user_agent)}
                       {s.id === session.id && <strong> (this session)</strong>}
                     </td>
                     <td>{s.ip ?? ""}</td>

@@ -60,12 +60,13 @@ export function createTopupCreditsTool(limits: CreditLimits): McpToolDefinition 
         return { ...ok(text, { ...r }), _meta: { [X402_PAYMENT_RESPONSE_META]: outcome.settlement } };
       }
 
-      const { body, paymentRequired } = outcome;
+      const { paymentRequired } = outcome;
+      const body = { ...outcome.body, message: overMcp(outcome.body.message) };
       const data = { ...paymentRequired, ...body, endpoint, guideUrl };
       const text = [
         `${body.error}: ${body.message}`,
         `Terms: ${quote.credits} credits for $${quote.usd}: ${paymentRequired.accepts[0].amount} atomic USDC (${paymentRequired.accepts[0].asset}) on ${paymentRequired.accepts[0].network} to ${paymentRequired.accepts[0].payTo}.`,
-        `Pay by calling topup_credits again with the same credits and a signed x402 v2 PaymentPayload in _meta["${X402_PAYMENT_META}"], or over HTTP: POST ${endpoint} (PAYMENT-SIGNATURE header).`,
+        `Pay by calling topup_credits again with the same credits and a signed x402 v2 PaymentPayload in _meta["${X402_PAYMENT_META}"].`,
         `Guide: ${guideUrl}`,
       ].join("\n");
       const result = failure(text, data, { json: true });
@@ -75,4 +76,17 @@ export function createTopupCreditsTool(limits: CreditLimits): McpToolDefinition 
       };
     },
   });
+}
+
+/**
+ * The top-up service words its messages for HTTP (headers); over MCP the same terms and payment travel in
+ * `_meta`, so the header names are replaced by the `_meta` keys that carry them here.
+ */
+export function overMcp(message: string): string {
+  return message
+    .replace(/the PAYMENT-REQUIRED header/g, `_meta["${X402_PAYMENT_REQUIRED_META}"]`)
+    .replace(/PAYMENT-REQUIRED/g, `_meta["${X402_PAYMENT_REQUIRED_META}"]`)
+    .replace(/repeat this request with a PAYMENT-SIGNATURE header/g, `call topup_credits again with the signed payload in _meta["${X402_PAYMENT_META}"]`)
+    .replace(/a PAYMENT-SIGNATURE header/g, `_meta["${X402_PAYMENT_META}"]`)
+    .replace(/PAYMENT-SIGNATURE/g, `_meta["${X402_PAYMENT_META}"]`);
 }
