@@ -65,6 +65,26 @@ const EnvSchema = z.object({
   /** Solana sandbox JSON-RPC port (WebSocket on port + 1). Unset: 8899 when free, else any free pair. */
   SOLANA_SANDBOX_RPC_PORT: z.coerce.number().int().min(0).max(65534).optional(),
   FACILITATOR_URL: optionalUrl,
+  /**
+   * Receipt anchoring (docs/receipts.md): batch roots written to the anchor contract. On by default where a
+   * chain runs (the sandbox: its own key and contract; Base: needs ANCHOR_PRIVATE_KEY and
+   * ANCHOR_CONTRACT_ADDRESS). Off: every receipt's anchorStatus is `skipped`.
+   */
+  ANCHORING: bool.optional(),
+  ANCHOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+    .optional(),
+  ANCHOR_CONTRACT_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address")
+    .optional(),
+  /** A batch is formed when it holds this many receipts, or when its oldest receipt waited ANCHOR_BATCH_MAX_WAIT_MS. */
+  ANCHOR_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(512),
+  ANCHOR_BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).default(60_000),
+  ANCHOR_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+  /** Blocks (the anchor's included) before a batch is re-read and verified; default 1 in the sandbox, 3 on Base. */
+  ANCHOR_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   /** Production: the BatchExecutor (src/sandbox/contracts/BatchExecutor.sol) deployed on Base, for atomic evm_calls. */
   BATCH_EXECUTOR_ADDRESS: z
     .string()

@@ -19,6 +19,9 @@ import { loadJudgeKey } from "./receipts/judge-key";
 import { loadJudgeDocument } from "./receipts/judge-history";
 import type { JudgeDocument } from "./receipts/judge-identity";
 import { judgeIdentityMount } from "./http/routes/judge-identity";
+import { createAnchoring, type Anchoring } from "./anchoring/service";
+import { anchorChainFor } from "./chains/evm/anchor";
+import type { AnchorReader } from "./verification/service";
 import { createApp } from "./http/app";
 import { parseTrustedProxies } from "./http/client-ip";
 import { createRateLimitStore } from "./rate-limits";
@@ -95,6 +98,8 @@ export interface Runtime {
   mcpTools: McpToolRegistry;
   /** Escrow wallets are configured on this deployment: the wallets capability sets it; gates escrow MCP tools. */
   escrowConfigured: boolean;
+  /** Receipt anchoring (src/anchoring): `enabled` false where it is off. */
+  anchoring: Anchoring;
   /** The Base chain: the sandbox (anvil, faucet, operator accounts) or BASE_RPC_URL; null when neither. */
   chain: ChainRuntime | null;
   /** The Solana chain: the litesvm sandbox cluster or SOLANA_RPC_URL; null when neither. */
@@ -145,7 +150,14 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     let topup: TopupService | null = null;
     const topupTerms = (accountId: string) => topup?.terms(accountId) ?? Promise.resolve(null);
     const credits = createCreditsService({ db, changes: database.changes, topupTermsForCode: (code) => topup?.termsForCode(code) ?? null });
+    // Receipt anchoring is built once the chain is up; until then (and when off) receipts read `skipped`.
+    let anchoring: Anchoring | null = null;
+    const anchors: AnchorReader = {
+      view: (row) => anchoring?.view(row) ?? { anchorStatus: row.anchor_tx ? "verified" : "skipped", anchorTx: row.anchor_tx, explorerTx: null },
+      proof: (row) => anchoring?.proof(row) ?? Promise.resolve(null),
+    };
     const verification = createVerificationService({
+      anchors,
       db,
       judge,
       receiptSigner: judgeKey.signer,
@@ -163,6 +175,22 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     // custodian (keys sealed with MASTER_KEY or DATA_DIR/master-key, mode 0600), wallets and proposals.
     const chain = await startChain(config, { clock, logger: logger.child({ component: "anvil" }) });
     if (chain) cleanups.unshift(() => chain.stop());
+    const anchorChain = anchorChainFor(config, chain);
+    if (anchorChain.reason && config.ANCHORING !== false && chain) logger.warn({ reason: anchorChain.reason }, "receipt anchoring is off");
+    const anchorWorker = createAnchoring({
+      db,
+      chain: anchorChain.chain,
+      clock,
+      logger,
+      options: {
+        maxLeaves: config.ANCHOR_BATCH_MAX,
+        maxWaitMs: config.ANCHOR_BATCH_MAX_WAIT_MS,
+        pollMs: config.ANCHOR_POLL_MS,
+        confirmations: config.ANCHOR_CONFIRMATIONS ?? (chain?.sandbox ? 1 : 3),
+      },
+    });
+    anchoring = anchorWorker;
+    cleanups.unshift(() => anchorWorker.stop());
     const masterKey = new MasterKey(config.MASTER_KEY ?? loadOrCreateSecretFile(config.DATA_DIR, "master-key", () => randomBytes(32).toString("hex")));
     // Solana (docs/wallets.md): SOLANA_RPC_URL, else the litesvm sandbox cluster under DATA_DIR/sandbox/solana.
     const solana = await startSolana({
@@ -268,6 +296,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       adminToken,
       judgeAccount,
       judgeDocument,
+      anchoring: anchorWorker,
       mcpTools: createMcpToolRegistry(CORE_TOOLS),
       escrowConfigured: escrow.configured,
       chain,
@@ -328,6 +357,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));
     await verification.recoverPending();
     await escrow.start();
+    anchorWorker.start();
     await topupService.start();
     webhooks.start();
     // Often enough that an interrupted run is refunded soon after its grace period ends.

@@ -60,6 +60,39 @@ export interface VerificationsTable {
   anchor_tx: string | null;
   created_at: Generated<Date>;
   completed_at: Date | null;
+  /** 012_receipt_anchoring.sql: the batch holding this run's receipt and its leaf index there. */
+  anchor_batch_id: Generated<string | null>;
+  anchor_leaf_index: Generated<number | null>;
+}
+
+/** 012_receipt_anchoring.sql */
+export interface AnchorStateTable {
+  id: number;
+  next_batch_id: string;
+}
+
+export interface AnchorBatchesTable {
+  id: string;
+  status: "built" | "sent" | "mined" | "verified" | "conflict";
+  root: string;
+  leaf_count: number;
+  leaves: string;
+  chain_id: number;
+  contract: string;
+  anchorer: string;
+  tx_hash: string | null;
+  tx_raw: string | null;
+  tx_nonce: number | null;
+  sent_block: string | null;
+  block_number: string | null;
+  block_hash: string | null;
+  gas_used: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+  created_at: Generated<Date>;
+  verified_at: Date | null;
 }
 
 export interface HeartbeatsTable {
@@ -371,4 +404,6 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   heartbeat_samples: HeartbeatSamplesTable;
   wallet_balance_samples: WalletBalanceSamplesTable;
+  anchor_state: AnchorStateTable;
+  anchor_batches: AnchorBatchesTable;
 }

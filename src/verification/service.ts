@@ -19,6 +19,7 @@ import type { PipelinedExecutor } from "../db/pglite-dialect";
 import { detectAction, resolveVenue } from "../venues/registry";
 import type { Facts } from "../venues/types";
 import type { StoredVerification, VerificationResult, VerifyRequest } from "./schemas";
+import type { AnchorProof } from "../receipts/batch-tree";
 
 export type VerificationSource = "api" | "mcp" | "dashboard" | "proposal";
 
@@ -36,7 +37,22 @@ export interface VerificationDeps {
   pendingGraceMs: number;
   /** The database's pipelined statement path, when it has one (src/db/pglite-dialect.ts). */
   pipelined?: PipelinedExecutor | null;
+  /**
+   * Receipt anchoring (src/anchoring), read-only here: a run's anchor status and inclusion proof. Anchoring
+   * itself runs in the background; nothing on the request path waits for it. Absent: anchoring is off.
+   */
+  anchors?: AnchorReader;
 }
+
+export interface AnchorReader {
+  view(row: { anchor_tx: string | null }): { anchorStatus: "verified" | "pending" | "skipped"; anchorTx: string | null; explorerTx: string | null };
+  proof(row: { anchor_batch_id: string | number | bigint | null; anchor_leaf_index: number | null }): Promise<AnchorProof | null>;
+}
+
+const NO_ANCHORS: AnchorReader = {
+  view: (row) => ({ anchorStatus: row.anchor_tx ? "verified" : "skipped", anchorTx: row.anchor_tx, explorerTx: null }),
+  proof: async () => null,
+};
 
 /** Everything a run needs beyond the request: escrow proposals pass pre-computed facts and a note. */
 export interface RunOptions {
@@ -54,6 +70,7 @@ export interface RunResult extends VerificationResult {
 
 export function createVerificationService(deps: VerificationDeps) {
   const { db, judge, clock, metrics, logger } = deps;
+  const anchors = deps.anchors ?? NO_ANCHORS;
   const writer = createVerificationWriter(db, {
     pipelined: deps.pipelined,
     observer: {
@@ -175,6 +192,7 @@ export function createVerificationService(deps: VerificationDeps) {
       actionType: facts?.actionType ?? null,
       proof: {
         ...receipt,
+        // A fresh receipt is never anchored yet: its batch is formed in the background (anchorStatus pending).
         anchorVerified: false,
         transcriptUri: `${deps.publicUrl}/api/v1/intent/${id}/transcript`,
         explorerTx: null,
@@ -218,9 +236,10 @@ export function createVerificationService(deps: VerificationDeps) {
     },
 
     /** GET /api/v1/intent/{id}: by id or requestHash, only on the caller's account. */
-    async get(principal: Principal, idOrHash: string): Promise<StoredVerification & { transcriptUri: string; explorerTx: null }> {
+    async get(principal: Principal, idOrHash: string): Promise<StoredVerification & { transcriptUri: string; explorerTx: string | null }> {
       const row = await findRow(principal.accountId, idOrHash);
       if (!row) throw new ServiceError("not_found", "not found", "no such verification on this account");
+      const anchor = anchors.view(row);
       return {
         id: row.id,
         requestHash: row.request_hash,
@@ -233,12 +252,12 @@ export function createVerificationService(deps: VerificationDeps) {
           signature: row.signature ?? "",
           judge: row.judge ?? "",
           attested: row.attested,
-          anchorTx: row.anchor_tx,
-          anchorStatus: row.anchor_tx ? "verified" : "skipped",
+          anchorTx: anchor.anchorTx,
+          anchorStatus: anchor.anchorStatus,
         },
         createdAt: new Date(row.created_at).toISOString(),
         transcriptUri: `${deps.publicUrl}/api/v1/intent/${row.id}/transcript`,
-        explorerTx: null,
+        explorerTx: anchor.explorerTx,
       };
     },
 
@@ -256,6 +275,8 @@ export function createVerificationService(deps: VerificationDeps) {
         transcript: row.transcript as TranscriptEntry[],
         facts: row.facts,
         createdAt: new Date(row.created_at).toISOString(),
+        // The receipt's Merkle path to its batch's anchored root (docs/receipts.md); null until its batch is formed.
+        anchor: await anchors.proof(row),
       };
     },
 

@@ -109,3 +109,20 @@ function errorText(e: unknown): string {
   }
   return parts.join(" | ");
 }
+
+/**
+ * The deployment's anchor chain, or null with the reason anchoring is off: the sandbox anchors with its
+ * derived key to its ReceiptAnchor; Base needs ANCHOR_PRIVATE_KEY and ANCHOR_CONTRACT_ADDRESS.
+ */
+export function anchorChainFor(
+  config: { ANCHORING?: boolean; ANCHOR_PRIVATE_KEY?: string; ANCHOR_CONTRACT_ADDRESS?: string },
+  chain: { base: { rpcUrl: string; info: { chainId: number }; explorerTxUrl(hash: Hex): string | null }; sandbox: { accounts: { anchorKey: Hex }; addresses: { receiptAnchor: Hex } } | null } | null,
+): { chain: AnchorChain | null; reason: string | null } {
+  if (config.ANCHORING === false) return { chain: null, reason: "ANCHORING=false" };
+  if (!chain) return { chain: null, reason: "no chain (neither the sandbox nor BASE_RPC_URL)" };
+  const privateKey = (config.ANCHOR_PRIVATE_KEY as Hex | undefined) ?? chain.sandbox?.accounts.anchorKey;
+  const contract = (config.ANCHOR_CONTRACT_ADDRESS as Hex | undefined) ?? chain.sandbox?.addresses.receiptAnchor;
+  if (!privateKey || !contract) return { chain: null, reason: "ANCHOR_PRIVATE_KEY and ANCHOR_CONTRACT_ADDRESS are required on Base" };
+  const base = chain.base;
+  return { chain: createEvmAnchorChain({ rpcUrl: base.rpcUrl, chainId: base.info.chainId, privateKey, contract, explorerTxUrl: (h) => base.explorerTxUrl(h) }), reason: null };
+}
