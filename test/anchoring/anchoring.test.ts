@@ -2,32 +2,13 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { decodeEventLog, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RECEIPT_ANCHOR, rpcCall, sandboxPublicClient, startSandbox, type Sandbox } from "../../src/sandbox";
-import { ReceiptAnchorAbi } from "../../src/sandbox/contracts";
+import { RECEIPT_ANCHOR, rpcCall, startSandbox, type Sandbox } from "../../src/sandbox";
+import { anchoredEvents, until } from "./helpers";
 import { readAnchoredRoot } from "../../src/chains/evm/anchor";
 import { checkTranscriptDocument, type TranscriptDocument } from "../../src/receipts/check";
 import { ROOT } from "../helpers/process";
 import { jsonBlockOf, startMcpRuntime, type McpTestRuntime } from "../mcp/helpers";
-
-const ANCHORED = parseAbiItem("event Anchored(address indexed anchorer, uint64 indexed batchId, bytes32 root, uint32 leafCount)");
-
-/** Every Anchored event the contract emitted, decoded. */
-export async function anchoredEvents(rpcUrl: string) {
-  const logs = await sandboxPublicClient(rpcUrl).getLogs({ address: RECEIPT_ANCHOR, event: ANCHORED, fromBlock: 0n, toBlock: "latest" });
-  return logs.map((l) => ({ ...decodeEventLog({ abi: ReceiptAnchorAbi, data: l.data, topics: l.topics }).args, tx: l.transactionHash }) as { anchorer: string; batchId: bigint; root: string; leafCount: number; tx: string });
-}
-
-export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("receipt anchoring on the sandbox chain", () => {
   let sb: Sandbox;
