@@ -33,7 +33,11 @@ function buildReceiptBundle(logger: Logger): Promise<Asset> {
     const esbuild = await import("esbuild");
     const entry = path.join(HERE, "..", "receipts", "verify.ts");
     const out = await esbuild.build({
-      stdin: { contents: `export { verifyReceipt } from ${JSON.stringify(entry)};`, resolveDir: HERE, loader: "ts" },
+      stdin: {
+        contents: `export { verifyReceipt } from ${JSON.stringify(entry)};\nexport { checkInclusion } from ${JSON.stringify(path.join(HERE, "..", "receipts", "batch-tree.ts"))};`,
+        resolveDir: HERE,
+        loader: "ts",
+      },
       bundle: true,
       format: "esm",
       platform: "browser",

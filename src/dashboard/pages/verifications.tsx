@@ -4,6 +4,7 @@ import { Copy, Empty, Field, Notice, Time, Verdict } from "../views/components";
 import { pretty, short } from "../views/format";
 import { noticeFrom, render } from "../views/render";
 import { verifyReceiptServerSide } from "../receipt-check";
+import { checkInclusion } from "../../receipts/batch-tree";
 
 type Row = Awaited<ReturnType<DashboardDeps["services"]["verification"]["list"]>>[number];
 
@@ -73,6 +74,42 @@ function List(p: { rows: Row[]; q: string }) {
 
 type Stored = Awaited<ReturnType<DashboardDeps["services"]["verification"]["get"]>>;
 type Doc = Awaited<ReturnType<DashboardDeps["services"]["verification"]["transcript"]>>;
+
+/** SPEC 2.2 anchorStatus, with the transaction and its explorer link once verified (docs/receipts.md). */
+function AnchorStatus(p: { v: Stored; doc: Doc }) {
+  const { v, doc } = p;
+  if (v.proof.anchorStatus === "verified" && v.proof.anchorTx)
+    return (
+      <span class="anchor-status" data-anchor-status="verified">
+        verified in batch {doc.anchor?.batchId ?? "?"}: {v.explorerTx ? <a href={v.explorerTx}>{short(v.proof.anchorTx)}</a> : <code>{short(v.proof.anchorTx)}</code>}
+      </span>
+    );
+  if (v.proof.anchorStatus === "pending")
+    return (
+      <span class="anchor-status" data-anchor-status="pending">
+        pending{doc.anchor ? ` (batch ${doc.anchor.batchId} formed, waiting for its transaction to be mined and re-read)` : " (waiting for the next batch)"}
+      </span>
+    );
+  return (
+    <span class="anchor-status" data-anchor-status="skipped">
+      skipped (anchoring is off on this deployment)
+    </span>
+  );
+}
+
+/** The receipt's Merkle path to its batch root, checked here (the same check as `receipt verify`). */
+function Inclusion(p: { doc: Doc }) {
+  const a = p.doc.anchor!;
+  const r = p.doc.receipt;
+  const { errors } = checkInclusion({ requestHash: r.requestHash, transcriptRoot: r.transcriptRoot ?? "", outputHash: r.outputHash ?? "" }, a);
+  if (errors.length > 0) return <span class="check-result bad">inclusion NOT verified: {errors.join("; ")}</span>;
+  return (
+    <span class="check-result ok" data-inclusion="verified">
+      ✓ inclusion verified: leaf {a.leafIndex} of {a.leafCount} in batch {a.batchId}, root <code>{short(a.root!)}</code>
+      {a.status === "verified" ? " (anchored on chain)" : " (root not on chain yet)"}
+    </span>
+  );
+}
 
 function Detail(p: { v: Stored; doc: Doc; judgeAddress: string; publicUrl: string }) {
   const { v, doc } = p;
@@ -146,7 +183,14 @@ function Detail(p: { v: Stored; doc: Doc; judgeAddress: string; publicUrl: strin
             <Copy value={v.proof.judge} label="judge address" />
           </Field>
           <Field label="Attested">{v.proof.attested ? "yes (enclave)" : "no"}</Field>
-          <Field label="Anchor">{v.proof.anchorTx ? <code>{short(v.proof.anchorTx)}</code> : v.proof.anchorStatus}</Field>
+          <Field label="Anchor">
+            <AnchorStatus v={v} doc={doc} />
+          </Field>
+          {doc.anchor?.root ? (
+            <Field label="Inclusion">
+              <Inclusion doc={doc} />
+            </Field>
+          ) : null}
         </dl>
         <div class="receipt-check">
           <button type="button" class="btn" data-verify-receipt={v.id} data-expected-judge={p.judgeAddress}>

@@ -97,9 +97,15 @@ for (const btn of document.querySelectorAll("[data-verify-receipt]")) {
         where = "on the server";
         result = await (await fetch(`/dashboard/api/verifications/${encodeURIComponent(id)}/receipt-check`)).json();
       }
+      // The Merkle path to the anchored batch root (docs/receipts.md), when the receipt is in a batch.
+      if (result.ok && doc.anchor && doc.anchor.root && lib && lib.checkInclusion) {
+        const inc = lib.checkInclusion(doc.receipt, doc.anchor);
+        if (inc.errors.length > 0) result = { ok: false, errors: inc.errors };
+        else result.inclusion = `inclusion verified: leaf ${doc.anchor.leafIndex} of batch ${doc.anchor.batchId}`;
+      }
       if (result.ok) {
         out.className = "check-result ok";
-        out.textContent = `✓ Receipt verified ${where}: transcript root, output hash and the judge's signature all match.`;
+        out.textContent = `✓ Receipt verified ${where}: transcript root, output hash and the judge's signature all match${result.inclusion ? `; ${result.inclusion}` : ""}.`;
       } else {
         out.className = "check-result bad";
         out.textContent = `✗ Receipt does not verify (${where}): ${result.errors.join("; ")}`;
