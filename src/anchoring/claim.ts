@@ -1,8 +1,9 @@
 /**
  * Claiming an open batch across processes: the row is picked with FOR UPDATE SKIP LOCKED among batches
  * whose lease ran out, and leased to this worker in the same statement. The lease doubles as "next attempt
- * at": after a step the worker sets it to when the batch is worth looking at again. (Written here because the
- * generic claiming helper of issue 23 had not landed; it has the same shape.)
+ * at": after a step the worker sets it to when the batch is worth looking at again. Not src/db/claim.ts's
+ * claimRows: a step waits on the chain (seconds), so it must not run inside the claiming transaction (on
+ * PGlite that would hold the only connection); the lease carries the claim past the commit instead.
  */
 import { sql } from "kysely";
 import type { Database } from "../db/client";

@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import type { Database } from "../db/client";
+import { claimRows } from "../db/claim";
 import type { AnchorBatchesTable } from "../db/schema";
 import { keccak256Fast } from "../lib/keccak";
 import { receiptDigester } from "../receipts/digest";
@@ -45,8 +46,10 @@ export interface FormOptions {
  * and each run's (batch, leaf index). A run is therefore in exactly one batch.
  */
 export async function formBatch(db: Database, o: FormOptions): Promise<{ id: string; leafCount: number } | null> {
-  return db.transaction().execute(async (tx) => {
-    const state = await tx.selectFrom("anchor_state").select("next_batch_id").where("id", "=", 1).forUpdate().skipLocked().executeTakeFirst();
+  return claimRows(
+    db,
+    (tx) => tx.selectFrom("anchor_state").select("next_batch_id").where("id", "=", 1),
+    async (tx, [state]) => {
     if (!state) return null;
     const runs = await tx
       .selectFrom("verifications")
@@ -94,7 +97,8 @@ export async function formBatch(db: Database, o: FormOptions): Promise<{ id: str
               from json_to_recordset(${assignments}::json) as x(id uuid, idx int) where v.id = x.id`.execute(tx);
     await tx.updateTable("anchor_state").set({ next_batch_id: sql`next_batch_id + 1` }).where("id", "=", 1).execute();
     return { id, leafCount: leaves.length };
-  });
+    },
+  );
 }
 
 /** Moves batch `id` from `from` to the values in `set`; false when another worker moved it first. */
