@@ -215,6 +215,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       approvalWindowMinutes: config.APPROVAL_WINDOW_MINUTES,
       judgeTimeoutMs: config.JUDGE_TIMEOUT_MS,
+      exclusiveDatabase: database.kind === "pglite",
     });
     cleanups.unshift(() => escrow.stop());
     // Swaps and x402 payments from escrow wallets, on the same proposal pipeline (docs/swaps-and-payments.md).

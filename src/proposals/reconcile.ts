@@ -63,6 +63,16 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
       }
       const mined = await chain.client.getTransactionCount({ address: p.address as `0x${string}`, blockTag: "latest" });
       if (mined > p.nonce) {
+        // The three reads above are not one snapshot: ours may have been mined between the receipt read and
+        // the nonce read (a live process's send racing this sweep). The receipt is read again AFTER the nonce:
+        // if ours took the nonce it is there now; only if it is still absent did another transaction take it.
+        const late = await chain.client.getTransactionReceipt({ hash }).catch(() => null);
+        if (late) {
+          await settleFromReceipt(deps, p.id, late);
+          if (late.status === "success") report.executed++;
+          else report.failed++;
+          continue;
+        }
         // Our nonce is spent and our hash has no receipt: another transaction took it; ours can never land.
         await transition(db, p.id, "executing", "failed", clock.now(), { error: "dropped: the wallet's nonce was used by another transaction; this one was never mined" });
         report.failed++;

@@ -30,6 +30,8 @@ export interface EscrowOptions {
   judgeTimeoutMs: number;
   /** Period of the reconcile/expiry sweep (default 15 s). */
   sweepMs?: number;
+  /** The database is this process's alone (PGlite): start-up reconcile need not wait for other senders. */
+  exclusiveDatabase?: boolean;
 }
 
 export interface Escrow {
@@ -70,12 +72,14 @@ export function createEscrow(o: EscrowOptions): Escrow {
   const embedded = createEmbeddedCustody(wdeps, pdeps);
   let timer: NodeJS.Timeout | null = null;
   let running = false;
+  /** How long a live request may still be sending a proposal (it waits this long for its receipt). */
+  const liveSendMs = (o.base?.receiptTimeoutMs ?? 30_000) + 5_000;
   const sweep = async () => {
     if (running) return;
     running = true;
     try {
       // Leave proposals a live request is still waiting on to that request.
-      await proposals.reconcile({ minAgeMs: (o.base?.receiptTimeoutMs ?? 30_000) + 5_000 });
+      await proposals.reconcile({ minAgeMs: liveSendMs });
     } catch (err) {
       o.logger.error({ err }, "escrow sweep failed");
     } finally {
@@ -90,7 +94,10 @@ export function createEscrow(o: EscrowOptions): Escrow {
     async start() {
       if (o.base) {
         // Before serving: whatever a crash left `executing` is settled or re-broadcast first.
-        await proposals.reconcile({ settleWaitMs: o.base.sandbox ? 5_000 : 0 }).catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
+        // With other processes on the database, a young `executing` row may be one a live process is still
+        // sending: the start-up pass leaves those to their sender, as the sweep does. Alone on the database
+        // (PGlite), nothing else is sending and everything is settled at once.
+        await proposals.reconcile({ settleWaitMs: o.base.sandbox ? 5_000 : 0, minAgeMs: o.exclusiveDatabase ? 0 : liveSendMs }).catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
       } else {
         await proposals.expireHeld();
       }
