@@ -7,7 +7,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { ReceiptAnchorAbi } from "../../sandbox/contracts";
 import type { AnchorChain } from "../../anchoring/chain";
 
-/** Enough for the first write of a batch (~47k measured, bench/anchoring.ts); a retry that is a no-op uses less. */
+/** Ample for the first write of a batch (one new storage slot and one event, roughly 47k); a no-op retry uses less. */
 const ANCHOR_GAS_LIMIT = 120_000n;
 
 function client(rpcUrl: string, chainId: number): PublicClient {
