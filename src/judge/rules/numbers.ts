@@ -71,6 +71,8 @@ export function normaliseNumbers(s: string): string {
     return n === null ? m : String(n);
   });
   s = s.replace(/(\d)\s*(?:percent|per\s*cent)\b/gi, "$1%");
+  // "five times (5x)", "5 times": a leverage multiple, written once.
+  s = s.replace(/\b(\d+(?:\.\d+)?)\s+times\b(?:\s*\(\s*\1\s*x\s*\))?/gi, "$1x").replace(/\b(\d+(?:\.\d+)?)x\s*\(\s*\1\s*x\s*\)/gi, "$1x");
   // "3k notional", "1.5k/day", "10k": a thousands figure with no token after it is money.
   s = s.replace(/(^|[^\w$.,])(\d+(?:\.\d+)?)\s?([kKmM])\b(?!\s*(?:[A-Za-z][A-Za-z0-9]{1,9}))/g, (m, pre: string, n: string, k: string) => `${pre}$${n}${k.toLowerCase()}`);
   s = s.replace(/(^|[^\w$.,])(\d+(?:\.\d+)?)\s?([kKmM])\s+([A-Za-z][A-Za-z0-9]{1,9})\b/g, (m, pre: string, n: string, k: string, w: string) =>

@@ -90,6 +90,14 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(?:totally|completely|absolutely|perfectly|really|seriously|definitely|100%)\s+(?=(?:fine|ok|okay|allowed|permitted|don['’]t|do not|never|not)\b)/gi, "");
   // "each transfer counts on its own": separately.
   s = s.replace(/\bon\s+(?:its|their)\s+own\b/gi, "separately");
+  // Chat spelling without apostrophes: "dont", "cant", "wont", "shouldnt".
+  s = s.replace(/\b(do|ca|wo|should|must|does|is|are)nt\b/gi, (_m, w: string) => `${w}n't`);
+  // "go past 5x", "goes over $2k": above.
+  s = s.replace(/\b(?:go|goes|going|get|gets|run|runs)\s+(?:past|over|above|beyond)\b/gi, "exceed");
+  // "Entries are limited to $2,500", "orders are capped at": the subject names the cap's scope.
+  s = s.replace(/\b(entries|orders|trades|payments|transfers|swaps|bets)\s+(?:are|is)\s+(limited to|capped at)\b/gi, "$2");
+  // "Leverage maximum is 5x", "max leverage is 5x": a maximum.
+  s = s.replace(/\b(leverage)\s+(?:maximum|max|cap|limit)\s+(?:is|of|=|:)\s*/gi, "$1 at most ").replace(/\b(?:maximum|max)\s+(leverage)\s+(?:is|=|:)\s*/gi, "$1 at most ");
   // Chat spelling: "u can" is "you can".
   s = s.replace(/\bu\s+(?=(?:can|may|must|should|cannot|can't|are|will)\b)/gi, "you ");
   // "Prohibited: A; B; C." - every item of the list is prohibited, not only the first.
