@@ -66,7 +66,7 @@ const commands: Record<string, { usage: string; run: (o: Opts) => Promise<unknow
   },
   "sandbox info": { usage: "", run: () => call("GET", "/admin/v1/sandbox") },
   "sandbox fund": {
-    usage: "[--chain base|solana] --address 0x...|BASE58 --asset ETH|SOL|USDC --amount WHOLE_UNITS",
+    usage: "[--chain base|solana|starknet] --address 0x...|BASE58 --asset ETH|USDC (base), SOL|USDC (solana), STRK|ETH|USDC|USDT (starknet) --amount WHOLE_UNITS",
     run: (o) => call("POST", "/admin/v1/sandbox/fund", { chain: o.chain ?? "base", address: need(o, "address"), asset: need(o, "asset"), amount: need(o, "amount") }),
   },
   "proposal confirm": { usage: "--id TX_ID", run: (o) => call("POST", `/admin/v1/proposals/${encodeURIComponent(need(o, "id"))}/confirm`) },

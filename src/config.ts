@@ -64,6 +64,8 @@ const EnvSchema = z.object({
   SOLANA_WS_URL: optionalUrl,
   /** Solana sandbox JSON-RPC port (WebSocket on port + 1). Unset: 8899 when free, else any free pair. */
   SOLANA_SANDBOX_RPC_PORT: z.coerce.number().int().min(0).max(65534).optional(),
+  /** Production Starknet node (JSON-RPC 0.10, SN_MAIN); unset in the sandbox = the local sandbox Starknet node. */
+  STARKNET_RPC_URL: optionalUrl,
   FACILITATOR_URL: optionalUrl,
   /**
    * Receipt anchoring (docs/receipts.md): batch roots written to the anchor contract. On by default where a

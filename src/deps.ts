@@ -37,6 +37,7 @@ import { dashboardMount } from "./dashboard";
 import { claimLinkAdminMount } from "./dashboard/admin";
 import { randomBytes } from "node:crypto";
 import { startChain, type ChainRuntime } from "./chains/evm/start";
+import { startStarknet, type StarknetRuntime } from "./chains/starknet/start";
 import { createEscrow } from "./wallets/escrow";
 import { MasterKey } from "./wallets/custody/envelope";
 import { createLocalKeystoreSigner } from "./wallets/custody/signer";
@@ -104,6 +105,8 @@ export interface Runtime {
   chain: ChainRuntime | null;
   /** The Solana chain: the litesvm sandbox cluster or SOLANA_RPC_URL; null when neither. */
   solana: SolanaRuntime | null;
+  /** Starknet: the sandbox node or STARKNET_RPC_URL; null when neither. */
+  starknet: StarknetRuntime | null;
   ready: boolean;
   /** Background work (recovery sweeps); stopped by close(). */
   close(): Promise<void>;
@@ -205,6 +208,16 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     });
     if (solana) cleanups.unshift(() => solana.stop());
     const keystore = createLocalKeystoreSigner(masterKey);
+    const starknet = await startStarknet({
+      sandbox: config.sandbox && !config.STARKNET_RPC_URL,
+      rpcUrl: config.STARKNET_RPC_URL,
+      dataDir: config.DATA_DIR,
+      publicUrl: config.PUBLIC_URL,
+      vault: envelopeVault(masterKey),
+      keyRefOf: async (walletId) => (await db.selectFrom("wallets").select("key_ref").where("id", "=", walletId).where("chain", "=", "starknet").executeTakeFirst())?.key_ref ?? null,
+      logger: logger.child({ component: "starknet" }),
+    });
+    if (starknet) cleanups.unshift(() => starknet.stop());
     const escrow = createEscrow({
       db,
       clock,
@@ -302,6 +315,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       escrowConfigured: escrow.configured,
       chain,
       solana,
+      starknet,
       ready: false,
       app: undefined as unknown as Hono<AppEnv>,
       async close() {
@@ -338,7 +352,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       adminMounts: [
         claimLinkAdminMount(dashboardAuth, config.PUBLIC_URL),
         walletAdminMount(services),
-        ...(chain?.sandbox ? [sandboxAdminMount({ sandbox: chain.sandbox, topup: topupService, solana: solana?.sandbox ? { describe: solana.describe, fund: (r) => solana.sandbox!.faucet.fund(r) } : null })] : []),
+        ...(chain?.sandbox ? [sandboxAdminMount({ sandbox: chain.sandbox, topup: topupService, solana: solana?.sandbox ? { describe: solana.describe, fund: (r) => solana.sandbox!.faucet.fund(r) } : null, starknet })] : []),
       ],
     });
 

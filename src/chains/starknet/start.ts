@@ -1,0 +1,78 @@
+/**
+ * The Starknet chain of a deployment, built once in the composition root:
+ * - STARKNET_RPC_URL: that node (JSON-RPC 0.10); its chain id must be SN_MAIN; explorer links go to Voyager.
+ * - otherwise, with the sandbox on: the sandbox node (./sandbox) on loopback, state in DATA_DIR/sandbox/starknet,
+ *   fixed prices, a faucet, the sandbox explorer.
+ * - otherwise none: Starknet wallets are refused on this deployment.
+ */
+import type { KeyVault } from "../custody";
+import { ChainUnavailableError } from "../port";
+import { createStarknetAdapter } from "./adapter";
+import { STARKNET_TOKENS, SN_MAIN } from "./constants";
+import { createStarkSigner } from "./custody";
+import { startStarknetSandbox, type StarknetSandbox } from "./sandbox";
+import { createStarknetFaucet, type StarknetFaucet } from "./sandbox/faucet";
+import { starknetRpc } from "./rpc-client";
+
+/** Sandbox prices (USD per whole unit), fixed so limits in USD are predictable there. */
+export const SANDBOX_STARKNET_PRICES: Record<string, number> = { STRK: 0.5, ETH: 3000, USDC: 1, USDT: 1 };
+
+export interface StarknetRuntime {
+  adapter: ReturnType<typeof createStarknetAdapter>;
+  sandbox: StarknetSandbox | null;
+  faucet: StarknetFaucet | null;
+  /** What GET /admin/v1/sandbox reports (sandbox only). */
+  describe(): { rpcUrl: string; chainId: string; tokens: Record<string, string>; faucet: string } | null;
+  stop(): Promise<void>;
+}
+
+export interface StartStarknetOptions {
+  sandbox: boolean;
+  dataDir: string;
+  publicUrl: string;
+  vault: KeyVault;
+  keyRefOf(walletId: string): Promise<string | null>;
+  rpcUrl?: string;
+  /** Production prices (USD per whole unit by token address); the sandbox uses fixed ones. */
+  prices?: (tokenAddress: string) => Promise<number | null>;
+  /** Tests: keep the sandbox node's state in memory. */
+  ephemeral?: boolean;
+  logger?: { info(o: object, m: string): void; warn(o: object, m: string): void };
+}
+
+const TOKENS = Object.fromEntries(STARKNET_TOKENS.map((t) => [t.symbol, t.address]));
+
+export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRuntime | null> {
+  const custody = createStarkSigner(o.vault);
+  if (o.rpcUrl) {
+    const id = await starknetRpc(o.rpcUrl, 5000)
+      .call<string>("starknet_chainId", {})
+      .catch((e: unknown) => {
+        o.logger?.warn({ rpc: "STARKNET_RPC_URL", err: (e as Error).message }, "the Starknet RPC did not answer at start-up; assuming SN_MAIN until it does");
+        return SN_MAIN;
+      });
+    if (BigInt(id) !== BigInt(SN_MAIN)) throw new ChainUnavailableError(`STARKNET_RPC_URL serves chain ${id}, not SN_MAIN (the tokens and addresses this service knows are mainnet's)`);
+    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd: o.prices ?? (async () => null) } });
+    return { adapter, sandbox: null, faucet: null, describe: () => null, stop: async () => {} };
+  }
+  if (!o.sandbox) return null;
+  const sandbox = await startStarknetSandbox({ dataDir: o.ephemeral ? undefined : `${o.dataDir}/sandbox/starknet` });
+  o.logger?.info({ rpcUrl: sandbox.url }, "Starknet sandbox node (a model of the protocol, not a Cairo VM) listening");
+  const bySymbol = new Map(STARKNET_TOKENS.map((t) => [t.address, SANDBOX_STARKNET_PRICES[t.symbol] ?? null]));
+  const adapter = createStarknetAdapter({
+    rpcUrl: sandbox.url,
+    custody,
+    sandbox: true,
+    keyRefOf: o.keyRefOf,
+    prices: { usd: async (a) => bySymbol.get(a) ?? null },
+    sandboxExplorerUrl: `${o.publicUrl}/sandbox/explorer/starknet`,
+  });
+  const faucet = createStarknetFaucet(sandbox.url, sandbox.node.faucet);
+  return {
+    adapter,
+    sandbox,
+    faucet,
+    describe: () => ({ rpcUrl: sandbox.url, chainId: "0x" + sandbox.node.chainId.toString(16), tokens: TOKENS, faucet: faucet.address }),
+    stop: () => sandbox.close(),
+  };
+}
