@@ -50,7 +50,7 @@ const StarknetFundRequest = z.object({
 });
 
 const FundRequest = z.object({
-  chain: z.literal("base", { error: "chain must be base, solana or starknet (the sandbox chains with a faucet)" }).default("base"),
+  chain: z.literal("base", { error: "chain must be base or solana, or starknet (the sandbox chains with a faucet)" }).default("base"),
   address: z.string({ error: "address is required" }),
   asset: z
     .string({ error: "asset is required (ETH or USDC)" })
