@@ -40,7 +40,11 @@ import { startChain, type ChainRuntime } from "./chains/evm/start";
 import { startStarknet, type StarknetRuntime } from "./chains/starknet/start";
 import { createEscrow } from "./wallets/escrow";
 import { MasterKey } from "./wallets/custody/envelope";
-import { createLocalKeystoreSigner } from "./wallets/custody/signer";
+import { createEvmKeystoreSigner } from "./chains/evm/custody";
+import { createEvmAdapter } from "./chains/evm/adapter";
+import { evmExplorerView } from "./chains/evm/explorer";
+import { createChainRegistry } from "./chains/port";
+import { envelopeVault } from "./wallets/custody/vault";
 import { sandboxExplorerRoutes, walletAdminMount, walletRoutes } from "./http/routes/wallets";
 import { WALLET_TOOLS } from "./mcp/tools/wallets";
 import { PROPOSAL_TOOLS } from "./mcp/tools/proposals";
@@ -51,7 +55,6 @@ import { createSandboxSelfService } from "./sandbox/self-service";
 import { solanaExplorerRoutes } from "./http/routes/solana-explorer";
 import { startSolana, type SolanaRuntime } from "./chains/solana/start";
 import { solanaExplorerView } from "./chains/solana/explorer-view";
-import { envelopeVault } from "./wallets/custody/vault";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
 import { createTrading } from "./swaps/wiring";
 import { createOAuthService } from "./oauth/service";
@@ -207,7 +210,6 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       logger: logger.child({ component: "solana" }),
     });
     if (solana) cleanups.unshift(() => solana.stop());
-    const keystore = createLocalKeystoreSigner(masterKey);
     const starknet = await startStarknet({
       sandbox: config.sandbox && !config.STARKNET_RPC_URL,
       rpcUrl: config.STARKNET_RPC_URL,
@@ -218,12 +220,14 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       logger: logger.child({ component: "starknet" }),
     });
     if (starknet) cleanups.unshift(() => starknet.stop());
+    // One vault over the master key; one custody signer per key family (secp256k1 for the EVM chains).
+    const keystore = createEvmKeystoreSigner(envelopeVault(masterKey));
+    const chains = createChainRegistry(chain ? [createEvmAdapter(chain.base, keystore, { clock })] : []);
     const escrow = createEscrow({
       db,
       clock,
       logger,
-      base: chain?.base ?? null,
-      signer: keystore,
+      chains,
       verification,
       publicUrl: config.PUBLIC_URL,
       approvalWindowMinutes: config.APPROVAL_WINDOW_MINUTES,
@@ -232,7 +236,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     });
     cleanups.unshift(() => escrow.stop());
     // Swaps and x402 payments from escrow wallets, on the same proposal pipeline (docs/swaps-and-payments.md).
-    const trading = createTrading({ config, db, clock, base: chain?.base ?? null, signer: keystore, proposals: escrow.proposals });
+    const trading = createTrading({ config, db, clock, chains, signer: keystore, proposals: escrow.proposals });
     // Credit top-ups over x402: payTo + facilitator (remote FACILITATOR_URL, in-process with
     // FACILITATOR_PRIVATE_KEY or the sandbox relayer) on this Base chain; disabled (503) when incomplete.
     topup = createTopupService({
@@ -346,7 +350,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
         trading.mount,
         (app) => void (solana?.sandbox && app.route("/sandbox/explorer/solana", solanaExplorerRoutes(solanaExplorerView(solana.adapter)))),
-        (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(chain.base))),
+        (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(evmExplorerView(chain.base)))),
         topupMount(),
       ],
       adminMounts: [

@@ -45,9 +45,16 @@ import type {
   TransactionState,
 } from "./types";
 
-/** Input a chain refuses; `message` is shown to the caller as is (it must not echo secrets). */
+/**
+ * Input a chain refuses; `message` is shown to the caller as is (it must not echo secrets). With `field`
+ * (e.g. "input.transfer.to"), the input is malformed rather than refused: the core answers 400
+ * `invalid_input` naming the field, as the request schemas do.
+ */
 export class ChainInputError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
     this.name = "ChainInputError";
   }
@@ -253,3 +260,13 @@ export function createChainRegistry(adapters: readonly ChainAdapter[]): ChainReg
 }
 
 export type { KeyHandle, CustodySigner };
+
+/**
+ * A read-only explorer of a local (sandbox) chain, so its explorer links resolve. Each method answers null
+ * for a malformed or unknown id (the route answers 404); anything else is the chain's own JSON view.
+ * Optional per family; may throw ChainUnavailableError.
+ */
+export interface ExplorerView {
+  transaction(hash: string): Promise<Record<string, unknown> | null>;
+  account(address: string): Promise<Record<string, unknown> | null>;
+}

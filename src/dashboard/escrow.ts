@@ -1,6 +1,5 @@
 import type { Services } from "../services";
-import { LIMIT_NAMES, loosenedBy, mergeLimits, type Limits, type LimitsPatch } from "../wallets/limits";
-import { BASE_TOKENS, TokenRegistry } from "../chains/evm/tokens";
+import { LIMIT_NAMES, loosenedBy, type Limits, type LimitsPatch } from "../wallets/limits";
 
 /** Shapes the wallet and proposal verbs return, as the pages use them. */
 export type Wallet = Awaited<ReturnType<Services["wallets"]["list"]>>[number];
@@ -64,7 +63,8 @@ export function patchFromForm(w: Wallet, f: RulesForm): { name?: string; mandate
   for (const k of ["tokenAllowlist", "recipientAllowlist"] as const) {
     const next = lines(f[k]);
     const cur = w.limits[k] ?? [];
-    const same = next.length === cur.length && next.every((x, i) => x.toLowerCase() === cur[i].toLowerCase());
+    // Exact: base58 addresses differ by case alone; an EVM address re-typed in another case is merely re-normalised.
+    const same = next.length === cur.length && next.every((x, i) => x === cur[i]);
     if (!same) limits[k] = next.length ? next : null;
   }
   if (Object.keys(limits).length) patch.limits = limits;
@@ -73,10 +73,14 @@ export function patchFromForm(w: Wallet, f: RulesForm): { name?: string; mandate
 
 /**
  * What saving the patch would loosen, computed before saving with the wallet verbs' own rules
- * (wallets/limits.ts: mergeLimits and loosenedBy). Symbols resolve against Base's well-known tokens; the
- * update verb's own answer, shown after saving, is authoritative.
+ * (`merge` is the wallets service's previewLimits: mergeLimits with the wallet chain's codec and tokens;
+ * loosenedBy). The update verb's own answer, shown after saving, is authoritative.
  */
-export function previewLoosening(w: Wallet, patch: ReturnType<typeof patchFromForm>): { loosened: string[]; next: Limits; notes: string[] } {
+export function previewLoosening(
+  w: Wallet,
+  patch: ReturnType<typeof patchFromForm>,
+  merge: (current: Limits, patch: LimitsPatch) => { limits: Limits; notes: string[] },
+): { loosened: string[]; next: Limits; notes: string[] } {
   const loosened: string[] = [];
   if (patch.mandate !== undefined) {
     loosened.push(
@@ -88,7 +92,7 @@ export function previewLoosening(w: Wallet, patch: ReturnType<typeof patchFromFo
   let next: Limits = w.limits;
   let notes: string[] = [];
   if (patch.limits) {
-    ({ limits: next, notes } = mergeLimits(w.limits, patch.limits, new TokenRegistry(BASE_TOKENS)));
+    ({ limits: next, notes } = merge(w.limits, patch.limits));
     loosened.push(...loosenedBy(w.limits, next));
   }
   return { loosened, next, notes };

@@ -6,10 +6,10 @@
  */
 import type { ActionFamily, ApprovalFact, Facts, TransferFact } from "../venues/types";
 import { finish } from "../venues/lib/facts";
-import type { SimulationReport } from "../chains/evm/simulate";
+import type { SimulationReport } from "../chains/types";
 import type { Limits } from "../wallets/limits";
 
-export function proposalFacts(r: { kind: string; summary: string; chain: string; chainId: number; wallet: string; simulation: SimulationReport; exposureUsd: number; unpriced: boolean }): Facts {
+export function proposalFacts(r: { kind: string; summary: string; chain: string; chainId: number | string; family: string; wallet: string; simulation: SimulationReport; exposureUsd: number; unpriced: boolean }): Facts {
   const sim = r.simulation;
   const transfers: TransferFact[] = [];
   const approvals: ApprovalFact[] = [];
@@ -46,7 +46,8 @@ export function proposalFacts(r: { kind: string; summary: string; chain: string;
   if (sim.status === "reverted") warnings.unshift(`SIMULATION REVERTED: ${sim.error}`);
   if (sim.status === "unavailable") warnings.unshift("simulation unavailable: the changes are what the input declares, not what the chain computed");
   return finish({
-    venue: "ethereum",
+    // The judge's venue for an escrow proposal is the chain family's (EVM keeps its historic name).
+    venue: r.family === "evm" ? "ethereum" : r.family,
     actionFamily: family,
     actionType: r.kind,
     chain: r.chain,

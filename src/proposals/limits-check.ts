@@ -13,8 +13,7 @@
  * be evaluated (an outflow with no USD price leaves a USD limit unchecked, which holds the proposal for
  * the owner even on ALLOW).
  */
-import type { AssetChange } from "../chains/evm/simulate";
-import type { ChangeWithResidual } from "./residual";
+import type { AddressComparator, AssetChange } from "../chains/types";
 import type { Limits } from "../wallets/limits";
 
 export interface LimitVerdict {
@@ -35,10 +34,10 @@ const fmt = (n: number) => `$${n.toLocaleString("en-US", { maximumFractionDigits
  * An approval the same transaction spends in full (residual.ts: allowance 0 afterwards), or a revocation:
  * it leaves no authority behind, so it is not an outflow (the transfer it funds is counted on its own).
  */
-const lapses = (c: ChangeWithResidual) => c.changeType === "approval" && (c.rawAmount === "0" || c.residualRaw === "0");
+const lapses = (c: AssetChange) => c.changeType === "approval" && (c.rawAmount === "0" || c.residualRaw === "0");
 
 /** Exposure of one change; Infinity for unlimited grants; null when unpriced. */
-function exposure(c: ChangeWithResidual): number | null {
+function exposure(c: AssetChange): number | null {
   if (c.direction !== "out") return 0;
   if (lapses(c)) return 0;
   if (c.changeType === "approval" && c.residualRaw !== undefined) {
@@ -67,24 +66,29 @@ export function exposureOf(changes: AssetChange[]): { usd: number; unpriced: boo
 }
 
 /** Per-transaction checks (everything but the rolling cap, which needs the wallet lock). */
-export function checkLimits(limits: Limits, changes: AssetChange[], opts: { simulated: boolean }): LimitVerdict {
+/**
+ * `addresses`: the wallet chain's comparator (the adapter's codec): EVM case-insensitive, Solana base58
+ * exactly, Starknet felts by value. The pseudo-address "native" matches only itself.
+ */
+export function checkLimits(limits: Limits, changes: AssetChange[], opts: { simulated: boolean; addresses: AddressComparator }): LimitVerdict {
+  const listed = (list: string[], v: string) => list.some((a) => a === v || opts.addresses.equals(a, v));
   const exp = exposureOf(changes);
   const result = (reason: string | null, checkable = true): LimitVerdict => ({ ok: reason === null, reason, checkable, exposureUsd: exp.usd, unpriced: exp.unpriced || exp.unlimited });
   const outs = changes.filter((c) => c.direction === "out" && !lapses(c));
 
   if (limits.tokenAllowlist) {
-    const allowed = new Set(limits.tokenAllowlist.map((t) => t.toLowerCase()));
+    const allowed = limits.tokenAllowlist;
     for (const c of outs) {
-      if (!allowed.has(c.contractAddress.toLowerCase())) {
+      if (!listed(allowed, c.contractAddress)) {
         const what = c.changeType === "transfer" ? `${c.amount} ${c.symbol}` : `an approval of ${c.symbol}`;
         return result(`tokenAllowlist: ${what} (${c.contractAddress}) is not an allowed token`);
       }
     }
   }
   if (limits.recipientAllowlist) {
-    const allowed = new Set(limits.recipientAllowlist.map((r) => r.toLowerCase()));
+    const allowed = limits.recipientAllowlist;
     for (const c of outs) {
-      if (!allowed.has(c.counterparty.toLowerCase())) {
+      if (!listed(allowed, c.counterparty)) {
         const role = c.changeType === "transfer" ? `recipient (receives ${c.amount} ${c.symbol})` : `spender (approved for ${c.symbol})`;
         return result(`recipientAllowlist: ${c.counterparty} is not an allowed ${role}`);
       }

@@ -10,18 +10,17 @@
  */
 import { limitsFromRow } from "../wallets/limits";
 import { lockWallet } from "../wallets/repo";
-import { requestHashOf, type EvmPayload } from "./build";
 import { invalidState } from "./errors";
 import { LEGACY_SAFE_MESSAGE } from "../wallets/custody/embedded";
 import { executeProposal } from "./execute";
 import { checkDailyCap, checkLimits, type LimitVerdict } from "./limits-check";
 import { rulesRefusal, type RulesNow } from "./rules-guard";
 import type { ProposalResult } from "./present";
-import { result, simulateEvmProposal } from "./propose";
+import { result, simulateProposal } from "./propose";
 import { findProposal, lockProposal, reservedInWindow, transition, type ProposalRow } from "./repo";
 import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
-import type { SimulationReport } from "../chains/evm/simulate";
+import type { AddressComparator, ChainPayload, SimulationReport } from "../chains/types";
 import { ownerActionable, type ProposalStatus } from "./state";
 import type { ProposalsDeps } from "./types";
 
@@ -43,10 +42,10 @@ function actionable(row: { status: string; approval_expires_at: Date | null }, n
  * A failure moves the proposal to `blocked` with the reason and returns null; else the limits verdict (its
  * exposure is the new reservation).
  */
-export async function recheckAtConfirmation(tx: Transaction<DB>, p: ProposalRow, w: RulesNow, c: { sim: SimulationReport; block?: string }, now: Date): Promise<LimitVerdict | null> {
+export async function recheckAtConfirmation(tx: Transaction<DB>, p: ProposalRow, w: RulesNow, c: { sim: SimulationReport; block?: string; addresses: AddressComparator }, now: Date): Promise<LimitVerdict | null> {
   const limits = limitsFromRow(w.limits);
-  const lim = checkLimits(limits, c.sim.changes, { simulated: c.sim.status === "clean" });
-  let reason: string | null = c.block ?? (await rulesRefusal(tx, p, w, now, { ownerDecides: true }));
+  const lim = checkLimits(limits, c.sim.changes, { simulated: c.sim.status === "clean", addresses: c.addresses });
+  let reason: string | null = c.block ?? (await rulesRefusal(tx, p, w, now, { ownerDecides: true, addresses: c.addresses }));
   if (!reason && c.sim.status === "reverted") reason = `the simulation at confirmation reverts (${c.sim.error}): a transaction that reverts is never sent`;
   if (!reason && !lim.ok) reason = `${lim.reason} (re-checked at confirmation)`;
   if (!reason) {
@@ -62,22 +61,22 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
   const { db, clock } = deps;
   const row = await findProposal(db, scope.accountId, txId);
   actionable(row, clock.now());
-  const wallet = await db.selectFrom("wallets").select(["id", "chain", "limits", "archived_at", "custody", "legacy_safe"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
+  const wallet = await db.selectFrom("wallets").select(["id", "chain", "address", "limits", "archived_at", "custody", "legacy_safe"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
   if (wallet.archived_at) throw invalidState("the wallet is archived and cannot transact");
   // The service never signs for a self-custodial wallet: its owner's wallet does (wallets/custody/embedded-confirm.ts).
   if (wallet.custody === "embedded") throw invalidState("this is a self-custodial wallet: confirm it in the dashboard, where your own wallet signs and sends it");
   if (wallet.legacy_safe) throw invalidState(LEGACY_SAFE_MESSAGE);
-  const chain = deps.chains.evm(wallet.chain);
+  const chain = deps.chains.forWallet(wallet.chain);
   if (!chain) throw invalidState(`no ${wallet.chain} chain is configured on this deployment`);
-  const payload = row.payload as EvmPayload;
-  if (requestHashOf(payload) !== row.request_hash) {
+  const payload = row.payload as ChainPayload;
+  if (chain.requestHashOf(payload) !== row.request_hash) {
     await transition(db, row.id, "awaiting_user", "blocked", clock.now(), { error: "requestHash mismatch: the stored payload changed; refused", reasoning: "requestHash mismatch at confirmation; refused to sign" });
     deps.logger.error({ proposalId: row.id }, "requestHash mismatch at confirmation");
     return result(deps, row.id);
   }
-  // A registered kind (x402 payments) re-reads its own effects; an EVM payload is simulated again.
+  // A registered kind (x402 payments) re-reads its own effects; a chain payload is simulated again.
   const kind = deps.kinds?.get(row.kind);
-  const fresh = kind ? await kind.resimulate(deps, row) : { simulation: await simulateEvmProposal(deps, chain, { payload }), block: undefined };
+  const fresh = kind ? await kind.resimulate(deps, row) : { simulation: await simulateProposal(chain, { id: wallet.id, address: wallet.address, chain: wallet.chain }, { payload }), block: undefined };
   const sim = fresh.simulation;
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was signed; retry the confirmation");
 
@@ -86,7 +85,7 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
     const p = await lockProposal(tx, row.id);
     const now = clock.now();
     actionable(p, now);
-    const lim = await recheckAtConfirmation(tx, p, w, { sim, block: fresh.block }, now);
+    const lim = await recheckAtConfirmation(tx, p, w, { sim, block: fresh.block, addresses: chain.address }, now);
     if (!lim) return "blocked" as const;
     await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, rules_version: w.rules_version, updated_at: now }).where("id", "=", p.id).execute();
     return "execute" as const;

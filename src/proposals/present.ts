@@ -1,7 +1,6 @@
 /** Wire shapes of proposals: the propose result (SPEC 2.7), the status (2.10) and the MCP variants. */
-import type { Hex } from "viem";
-import type { SimulationReport } from "../chains/evm/simulate";
-import type { EscrowChains } from "../wallets/types";
+import type { SimulationReport } from "../chains/types";
+import type { ChainAdapter } from "../chains/port";
 import type { ProposalRow } from "./repo";
 import { effectiveStatus, type ProposalStatus } from "./state";
 
@@ -49,14 +48,14 @@ export const approvalUrlOf = (publicUrl: string, id: string) => `${publicUrl}/da
  * transaction. While `executing` the hash is not yet "known" in SPEC's sense (no receipt), so it stays
  * out of the status view; the proposal is findable by id meanwhile.
  */
-function chainFacts(row: ProposalRow, status: ProposalStatus, chainOf: (walletId: string) => ReturnType<EscrowChains["evm"]>) {
+function chainFacts(row: ProposalRow, status: ProposalStatus, chainOf: (walletId: string) => ChainAdapter | null) {
   const mined = status === "executed" || (status === "failed" && row.tx_hash !== null && row.error?.startsWith("reverted on chain"));
   const txHash = mined ? row.tx_hash : null;
   const chain = chainOf(row.wallet_id);
-  return { txHash, explorerUrl: txHash && chain ? chain.explorerTxUrl(txHash as Hex) : null };
+  return { txHash, explorerUrl: txHash && chain ? chain.explorerTxUrl(txHash) : null };
 }
 
-export function proposalResult(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ReturnType<EscrowChains["evm"]> }): ProposalResult {
+export function proposalResult(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ChainAdapter | null }): ProposalResult {
   const status = effectiveStatus(row.status as ProposalStatus, row.approval_expires_at, now);
   const { txHash, explorerUrl } = chainFacts(row, status, d.chainOf);
   return {
@@ -78,7 +77,7 @@ export function proposalResult(row: ProposalRow, now: Date, d: { publicUrl: stri
   };
 }
 
-export function proposalStatusView(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ReturnType<EscrowChains["evm"]> }): ProposalStatusView {
+export function proposalStatusView(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ChainAdapter | null }): ProposalStatusView {
   const status = effectiveStatus(row.status as ProposalStatus, row.approval_expires_at, now);
   const { txHash, explorerUrl } = chainFacts(row, status, d.chainOf);
   return {
@@ -91,7 +90,7 @@ export function proposalStatusView(row: ProposalRow, now: Date, d: { publicUrl: 
   };
 }
 
-export function proposalDetail(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ReturnType<EscrowChains["evm"]> }): ProposalDetail {
+export function proposalDetail(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ChainAdapter | null }): ProposalDetail {
   const v = proposalStatusView(row, now, d);
   const expired = v.status === "expired" && row.status === "awaiting_user";
   return {

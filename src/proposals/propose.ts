@@ -17,20 +17,17 @@
 import type { Principal } from "../accounts/principal";
 import { ServiceError } from "../lib/errors";
 import { prefixedId } from "../lib/ids";
-import { simulateEvm } from "../chains/evm/simulate";
 import { limitsFromRow } from "../wallets/limits";
 import { findWallet, lockWallet } from "../wallets/repo";
 import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
-import type { EvmChain } from "../chains/evm/chain";
-import type { RawChange } from "../chains/evm/effects";
-import type { SimulationReport } from "../chains/evm/simulate";
+import { ChainInputError, ChainUnavailableError, type ChainAdapter } from "../chains/port";
+import type { ChainPayload, RawChange, SimulationReport } from "../chains/types";
+import type { KeyHandle } from "../chains/custody";
+import { offlineChain } from "../chains/codecs";
 import type { WalletView } from "../wallets/repo";
-import type { KeyHandle } from "../wallets/custody/signer";
-import { buildEvmProposal, checkChain, simulationTxOf, type EvmPayload } from "./build";
-import { withResidualAllowances } from "./residual";
 import { checkCustody } from "../wallets/custody/embedded";
-import { proposeConflict } from "./errors";
+import { proposeConflict, proposeFailed } from "./errors";
 import { executeProposal } from "./execute";
 import { proposalContext, proposalFacts } from "./facts";
 import { checkDailyCap, checkLimits } from "./limits-check";
@@ -45,17 +42,39 @@ export const NO_MANDATE = "No mandate was set for this escrow wallet. Every acti
 export async function propose(deps: ProposalsDeps, principal: Principal, walletRef: string, req: ProposeRequest, source: "api" | "mcp" = "api"): Promise<ProposalResult> {
   const wallet = await findWallet(deps.db, principal.accountId, walletRef);
   if (wallet.archived_at) throw proposeConflict("the wallet is archived and cannot transact; an operator can unarchive it");
-  checkChain(wallet.chain, req.input);
-  const chain = deps.chains.evm(wallet.chain);
-  if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
-  const built = buildEvmProposal(chain, wallet, req.input);
-  return proposeBuilt(deps, principal, wallet, { built, input: req.input, note: req.note, source, simulate: () => simulateEvmProposal(deps, chain, built) });
+  const chain = deps.chains.forWallet(wallet.chain);
+  const ref = { id: wallet.id, address: wallet.address, chain: wallet.chain };
+  const built = await planned(() => {
+    // A wallet whose chain is not served still answers "wrong chain" first, from its family's offline codec.
+    (chain ?? offlineChain(wallet.chain))?.checkInputChain(req.input);
+    if (req.input.kind === "x402_payment") throw new ChainInputError("x402_payment is refused on this route; use the MCP tool escrow_pay_x402");
+    if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
+    return chain.plan(ref, req.input);
+  });
+  return proposeBuilt(deps, principal, wallet, { built, input: req.input, note: req.note, source, simulate: () => simulateProposal(chain!, ref, built) });
 }
 
-/** The simulation every EVM payload gets: simulateEvm plus what each approval leaves behind (residual.ts). */
-export async function simulateEvmProposal(deps: ProposalsDeps, chain: EvmChain, built: { payload: EvmPayload; declared?: RawChange[] }): Promise<SimulationReport> {
-  const tx = simulationTxOf(built.payload);
-  return withResidualAllowances(chain, tx, await simulateEvm(chain, tx, { clock: deps.clock, declared: built.declared }));
+/**
+ * Runs a chain adapter's planner (or any step that parses input with it) and maps its refusals to the
+ * proposal vocabulary: a malformed field is 400 invalid_input naming it; a refusal is 400 propose_failed;
+ * an unreachable chain is 502 chain_unavailable.
+ */
+export async function planned<T>(step: () => T | Promise<T>, code = "propose_failed"): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof ChainInputError) {
+      if (err.field) throw new ServiceError("invalid_input", "invalid_input", `${err.field}: ${err.message}`);
+      throw code === "propose_failed" ? proposeFailed(err.message) : new ServiceError("invalid_input", code, err.message);
+    }
+    if (err instanceof ChainUnavailableError) throw new ServiceError("upstream_failed", "chain_unavailable", `the chain could not be read: ${err.message}`.slice(0, 300));
+    throw err;
+  }
+}
+
+/** The simulation every payload gets: the wallet chain's simulator, into the SPEC 2.8 report. */
+export async function simulateProposal(chain: ChainAdapter, wallet: { id: string; address: string; chain: string }, built: { payload: ChainPayload; declared?: RawChange[] }): Promise<SimulationReport> {
+  return (await chain.simulate(wallet, built.payload, { declared: built.declared })).report;
 }
 
 /**
@@ -67,24 +86,24 @@ export interface ProposeBuiltOptions {
   input: Record<string, unknown>;
   note?: string | null;
   source: "api" | "mcp";
-  /** Default: the EVM simulation of `built.payload` (an EvmPayload). */
+  /** Default: the wallet chain's simulation of `built.payload`. */
   simulate?: () => Promise<SimulationReport>;
   /** Runs in the transaction that records the proposal (a kind's own rows). */
   onRecorded?: (tx: Transaction<DB>, proposalId: string) => Promise<void>;
 }
 
-/** Steps 2 to 5 for a wallet already resolved, checked and on a configured EVM chain. */
+/** Steps 2 to 5 for a wallet already resolved, checked and on a configured chain. */
 export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wallet: WalletView, o: ProposeBuiltOptions): Promise<ProposalResult> {
   const { db, clock, logger } = deps;
   // Self-custodial wallets refuse what their owner's wallet cannot send; legacy safe wallets refuse all (409).
   checkCustody(wallet, o.built);
-  const chain = deps.chains.evm(wallet.chain);
+  const chain = deps.chains.forWallet(wallet.chain);
   if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
   const { built, source } = o;
   const req = { input: o.input };
   const note = cutNote(o.note);
 
-  const simulation = await (o.simulate ? o.simulate() : simulateEvmProposal(deps, chain, { payload: built.payload as EvmPayload }));
+  const simulation = await (o.simulate ? o.simulate() : simulateProposal(chain, wallet, { payload: built.payload as ChainPayload }));
 
   const id = prefixedId("prop");
   const rec = await db.transaction().execute(async (tx) => {
@@ -93,7 +112,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     const w = await lockWallet(tx, wallet.id);
     if (w.archived_at) throw proposeConflict("the wallet is archived and cannot transact; an operator can unarchive it");
     const limits = limitsFromRow(w.limits);
-    const lim = checkLimits(limits, simulation.changes, { simulated: simulation.status === "clean" });
+    const lim = checkLimits(limits, simulation.changes, { simulated: simulation.status === "clean", addresses: chain.address });
     const now = clock.now();
     const spent = await reservedInWindow(tx, wallet.id, now, null);
     const blockReason = lim.reason ?? checkDailyCap(limits, spent, lim.exposureUsd);
@@ -130,7 +149,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
   logger.info({ proposalId: id, walletId: wallet.id, kind: built.kind, simulation: simulation.status, blockedByLimits: rec.blocked, source }, "proposal recorded");
   if (rec.blocked) return result(deps, id);
 
-  const facts = proposalFacts({ kind: built.kind, summary: built.summary, chain: wallet.chain, chainId: chain.info.chainId, wallet: wallet.address, simulation, exposureUsd: lim.exposureUsd, unpriced: lim.unpriced });
+  const facts = proposalFacts({ kind: built.kind, summary: built.summary, chain: wallet.chain, chainId: chainIdOf(chain.info.caip2), family: chain.info.family, wallet: wallet.address, simulation, exposureUsd: lim.exposureUsd, unpriced: lim.unpriced });
   let run;
   try {
     run = await deps.verification.run(
@@ -166,7 +185,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     walletMode: wallet.mode as "autonomous" | "safe",
     simulationStatus: simulation.status,
     limitsCheckable: lim.checkable,
-    canSign: canExecute(deps, built.kind, { walletId: wallet.id, address: wallet.address, keyRef: key.key_ref }),
+    canSign: canExecute(deps, chain, built.kind, { walletId: wallet.id, address: wallet.address, keyRef: key.key_ref }),
   });
   const judged = { verdict: run.verdict, scan_id: run.id, credits_remaining: run.creditsRemaining, proof: JSON.stringify(run.proof) };
   const judgeReason = run.reasoning ?? "";
@@ -184,16 +203,19 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
   return result(deps, id);
 }
 
-/** Whether the service can carry out this kind for the wallet now: a registered kind decides, else the EVM signer. */
-function canExecute(deps: ProposalsDeps, kind: string, h: KeyHandle): boolean {
+/** Whether the service can carry out this kind for the wallet now: a registered kind decides, else the chain's custody signer. */
+function canExecute(deps: ProposalsDeps, chain: ChainAdapter, kind: string, h: KeyHandle): boolean {
   const handler = deps.kinds?.get(kind);
-  return handler ? handler.canExecute(h) : deps.signer.canSign(h);
+  return handler ? handler.canExecute(h) : chain.custody.canSign(h);
 }
+
+/** The chain id the judge's facts carry: the EIP-155 number for EVM chains (as before), else the CAIP-2 id. */
+const chainIdOf = (caip2: string): number | string => (caip2.startsWith("eip155:") ? Number(caip2.slice(7)) : caip2);
 
 export async function result(deps: ProposalsDeps, id: string): Promise<ProposalResult> {
   const row = await findProposal(deps.db, null, id);
   const w = await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
-  const r = proposalResult(row, deps.clock.now(), { publicUrl: deps.publicUrl, chainOf: () => deps.chains.evm(w.chain) });
+  const r = proposalResult(row, deps.clock.now(), { publicUrl: deps.publicUrl, chainOf: () => deps.chains.forWallet(w.chain) });
   const extra = await deps.kinds?.get(row.kind)?.present?.(deps, row);
   return extra ? { ...r, ...extra } : r;
 }

@@ -14,7 +14,7 @@ function presenter(deps: ProposalsDeps) {
       const ws = await deps.db.selectFrom("wallets").select(["id", "chain"]).where("id", "in", missing).execute();
       for (const w of ws) chainCache.set(w.id, w.chain);
     }
-    return { publicUrl: deps.publicUrl, chainOf: (walletId: string) => deps.chains.evm(chainCache.get(walletId) ?? "") };
+    return { publicUrl: deps.publicUrl, chainOf: (walletId: string) => deps.chains.forWallet(chainCache.get(walletId) ?? "") };
   };
 }
 

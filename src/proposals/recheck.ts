@@ -10,7 +10,8 @@
  */
 import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
-import type { SimulationReport } from "../chains/evm/simulate";
+import type { SimulationReport } from "../chains/types";
+import { comparatorFor } from "../chains/codecs";
 import { limitsFromRow } from "../wallets/limits";
 import type { WalletRow } from "../wallets/repo";
 import { checkDailyCap, checkLimits } from "./limits-check";
@@ -30,6 +31,7 @@ export async function recheckHeld(deps: ProposalsDeps, tx: Transaction<DB>, wall
     .orderBy("created_at", "asc")
     .execute();
   const blocked: string[] = [];
+  const addresses = comparatorFor(deps.chains, wallet.chain);
   for (const p of held) {
     if (p.mandate_version !== null && p.mandate_version !== wallet.mandate_version) {
       const why = "the wallet's mandate was replaced while this proposal waited for the owner: the judge's verdict was about another mandate; propose again";
@@ -37,7 +39,7 @@ export async function recheckHeld(deps: ProposalsDeps, tx: Transaction<DB>, wall
       continue;
     }
     const sim = p.simulation as SimulationReport | null;
-    const lim = checkLimits(limits, sim?.changes ?? [], { simulated: sim?.status === "clean" });
+    const lim = checkLimits(limits, sim?.changes ?? [], { simulated: sim?.status === "clean", addresses });
     const reason = lim.reason ?? checkDailyCap(limits, await reservedInWindow(tx, wallet.id, now, p.id), lim.exposureUsd);
     if (reason && (await transition(tx, p.id, "awaiting_user", "blocked", now, { reasoning: `${reason} (the wallet's limits changed while this proposal waited for the owner)` }))) {
       blocked.push(p.id);

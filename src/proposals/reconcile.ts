@@ -3,16 +3,15 @@
  * processes at once: every write is a guarded status change, and re-broadcasting stored bytes can never
  * send a second transaction.
  *
- * - `executing`: look up the stored hash. Mined: executed or failed by its receipt. In the node's pool:
- *   wait. Unknown to the node: if the wallet's on-chain nonce has passed ours, that nonce was spent by
- *   another transaction and ours can never land (failed); otherwise re-broadcast the same bytes.
+ * - `executing`: the chain adapter looks up the stored hash (adapter.lookup). Final: executed or failed.
+ *   Pending: wait. Dropped (provably never lands, e.g. the nonce was spent by another transaction):
+ *   failed. Unknown to the node: re-broadcast the same bytes.
  * - `verifying` older than the judge's grace period: the process died between the limit check and the
  *   decision. Blocked (nothing was signed; the verification sweep refunds an unfinished judge run).
  * - `awaiting_user` past its window: expired (reads already show it; this makes it durable and lets
  *   listings filter on it).
  */
-import type { Hex } from "viem";
-import { broadcast, failRejected, settleFromReceipt, waitForReceipt } from "./execute";
+import { failRejected, settle } from "./execute";
 import { transition } from "./repo";
 import { reconcileEmbedded } from "../wallets/custody/embedded-confirm";
 import type { ProposalsDeps } from "./types";
@@ -37,7 +36,7 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
   const executing = await db
     .selectFrom("proposals")
     .innerJoin("wallets", "wallets.id", "proposals.wallet_id")
-    .select(["proposals.id", "proposals.kind", "proposals.wallet_id", "proposals.tx_hash", "proposals.signed_tx", "proposals.nonce", "wallets.chain", "wallets.address"])
+    .select(["proposals.id", "proposals.kind", "proposals.wallet_id", "proposals.tx_hash", "proposals.signed_tx", "proposals.nonce", "wallets.chain", "wallets.address", "wallets.custody"])
     .where("proposals.status", "=", "executing")
     .where("proposals.updated_at", "<=", cutoff)
     .orderBy("proposals.updated_at")
@@ -45,52 +44,35 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
     .execute();
   for (const p of executing) {
     if (deps.kinds?.has(p.kind)) continue; // settled by the kind's own reconcile below
-    const chain = deps.chains.evm(p.chain);
-    if (!chain || !p.tx_hash || !p.signed_tx || p.nonce === null) continue;
-    const hash = p.tx_hash as Hex;
+    if (p.custody === "embedded") continue; // settled by reconcileEmbedded below (no stored bytes)
+    const chain = deps.chains.forWallet(p.chain);
+    if (!chain || !p.tx_hash || !p.signed_tx) continue;
+    const hash = p.tx_hash;
     try {
-      const receipt = await chain.client.getTransactionReceipt({ hash }).catch(() => null);
-      if (receipt) {
-        await settleFromReceipt(deps, p.id, receipt);
-        if (receipt.status === "success") report.executed++;
-        else report.failed++;
+      const found = await chain.lookup({ hash, raw: p.signed_tx, address: p.address, sequence: p.nonce });
+      if (found.state === "succeeded" || found.state === "reverted") {
+        report[(await settle(deps, p.id, hash, found)) === "executed" ? "executed" : "failed"]++;
         continue;
       }
-      const inPool = await chain.client.getTransaction({ hash }).catch(() => null);
-      if (inPool) {
+      if (found.state === "pending") {
         report.pending++;
         continue;
       }
-      const mined = await chain.client.getTransactionCount({ address: p.address as `0x${string}`, blockTag: "latest" });
-      if (mined > p.nonce) {
-        // The three reads above are not one snapshot: ours may have been mined between the receipt read and
-        // the nonce read (a live process's send racing this sweep). The receipt is read again AFTER the nonce:
-        // if ours took the nonce it is there now; only if it is still absent did another transaction take it.
-        const late = await chain.client.getTransactionReceipt({ hash }).catch(() => null);
-        if (late) {
-          await settleFromReceipt(deps, p.id, late);
-          if (late.status === "success") report.executed++;
-          else report.failed++;
-          continue;
-        }
-        // Our nonce is spent and our hash has no receipt: another transaction took it; ours can never land.
-        await transition(db, p.id, "executing", "failed", clock.now(), { error: "dropped: the wallet's nonce was used by another transaction; this one was never mined" });
+      if (found.state === "dropped") {
+        await transition(db, p.id, "executing", "failed", clock.now(), { error: found.reason });
         report.failed++;
         continue;
       }
-      const out = await broadcast(chain, p.signed_tx as Hex, hash);
+      const out = await chain.broadcast({ raw: p.signed_tx, hash });
       if (out.kind === "rejected") {
         await failRejected(deps, { id: p.id, walletId: p.wallet_id, nonce: p.nonce }, out.reason);
         report.failed++;
       } else {
         report.rebroadcast++;
         logger.info({ proposalId: p.id, txHash: hash, outcome: out.kind }, "re-broadcast a stored transaction");
-        const receipt = opts.settleWaitMs ? await waitForReceipt(chain, hash, opts.settleWaitMs) : null;
-        if (receipt) {
-          await settleFromReceipt(deps, p.id, receipt);
-          if (receipt.status === "success") report.executed++;
-          else report.failed++;
-        }
+        const final = opts.settleWaitMs ? await chain.waitForFinal(hash, opts.settleWaitMs) : null;
+        const settled = final ? await settle(deps, p.id, hash, final) : null;
+        if (settled) report[settled]++;
       }
     } catch (err) {
       logger.warn({ proposalId: p.id, err: (err as Error).message }, "reconcile: chain not readable; will retry");

@@ -13,7 +13,8 @@
  */
 import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
-import type { SimulationReport } from "../chains/evm/simulate";
+import type { AddressComparator, SimulationReport } from "../chains/types";
+import { comparatorFor } from "../chains/codecs";
 import { limitsFromRow } from "../wallets/limits";
 import { checkDailyCap, checkLimits } from "./limits-check";
 import { reservedInWindow, transition, type ProposalRow } from "./repo";
@@ -27,7 +28,8 @@ export interface RulesNow {
   mandate_version: number;
 }
 
-export async function rulesRefusal(tx: Transaction<DB>, p: ProposalRow, w: RulesNow, now: Date, o: { ownerDecides: boolean }): Promise<string | null> {
+/** `o.addresses`: the wallet chain's address comparator (the adapter's codec). */
+export async function rulesRefusal(tx: Transaction<DB>, p: ProposalRow, w: RulesNow, now: Date, o: { ownerDecides: boolean; addresses: AddressComparator }): Promise<string | null> {
   if (p.origin !== "agent") return null;
   if (w.archived_at) return "the wallet was archived before this proposal could be signed; nothing was signed";
   if (p.mandate_version !== null && p.mandate_version !== w.mandate_version) {
@@ -36,7 +38,7 @@ export async function rulesRefusal(tx: Transaction<DB>, p: ProposalRow, w: Rules
   if (p.rules_version !== null && p.rules_version === w.rules_version) return null;
   const sim = p.simulation as SimulationReport | null;
   const limits = limitsFromRow(w.limits);
-  const lim = checkLimits(limits, sim?.changes ?? [], { simulated: sim?.status === "clean" });
+  const lim = checkLimits(limits, sim?.changes ?? [], { simulated: sim?.status === "clean", addresses: o.addresses });
   const reason = lim.reason ?? checkDailyCap(limits, await reservedInWindow(tx, w.id, now, p.id), lim.exposureUsd);
   if (reason) return `the wallet's rules changed after the judge ran and this proposal no longer satisfies them (${reason}); nothing was signed`;
   if (!o.ownerDecides && !lim.checkable) return "the wallet's rules changed after the judge ran and this proposal cannot be checked against them (an asset has no USD price); nothing was signed";
@@ -47,8 +49,8 @@ export async function rulesRefusal(tx: Transaction<DB>, p: ProposalRow, w: Rules
  * rules-guard.ts under the wallet lock, in the signing transaction: a refusal blocks the proposal (its
  * verdict, scanId and charged credit stay: the judge answered). Shared by every kind's executor.
  */
-export async function refusedByRules(deps: ProposalsDeps, tx: Transaction<DB>, p: ProposalRow, w: RulesNow, from: "verifying" | "awaiting_user", now: Date): Promise<boolean> {
-  const refusal = await rulesRefusal(tx, p, w, now, { ownerDecides: from === "awaiting_user" });
+export async function refusedByRules(deps: ProposalsDeps, tx: Transaction<DB>, p: ProposalRow, w: RulesNow & { chain: string }, from: "verifying" | "awaiting_user", now: Date): Promise<boolean> {
+  const refusal = await rulesRefusal(tx, p, w, now, { ownerDecides: from === "awaiting_user", addresses: comparatorFor(deps.chains, w.chain) });
   if (!refusal) return false;
   const judged = p.verdict ? ` The judge had answered ${p.verdict}${p.reasoning ? `: ${p.reasoning}` : ""}` : "";
   await transition(tx, p.id, from, "blocked", now, { reasoning: `${refusal}.${judged}`.slice(0, 2000) });

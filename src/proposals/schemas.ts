@@ -5,14 +5,14 @@
  */
 import { z } from "zod";
 import { ServiceError } from "../lib/errors";
-import { evmAddressSchema, symbolOrEvmAddressSchema } from "../chains/evm/address";
+import { addressSchema, symbolOrAddressSchema } from "../chains/codecs";
 
 export const NOTE_MAX = 2000;
 export const MAX_BATCH_CALLS = 20;
 /** 100 KB of calldata per call: far above any real call, far below the body limit. */
 const MAX_DATA_HEX = 200_002;
 
-const address = evmAddressSchema();
+const address = addressSchema();
 const hexData = z
   .string()
   .regex(/^0x(?:[0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex bytes")
@@ -36,7 +36,7 @@ export const TransferInput = z.object({
   kind: z.literal("transfer"),
   ...chainFields,
   transfer: z.object({
-    asset: symbolOrEvmAddressSchema().describe("ETH, USDC, WETH, USDT, DAI, cbBTC (or a registry token address)"),
+    asset: symbolOrAddressSchema().describe("ETH, USDC, WETH, USDT, DAI, cbBTC (or a registry token address)"),
     amount: plainAmount.describe("Whole units, e.g. \"2.5\" USDC"),
     to: address,
   }),
@@ -104,7 +104,7 @@ export const ListProposalsQuery = z.object({
 export type ListProposalsQuery = z.infer<typeof ListProposalsQuery>;
 
 export const WithdrawRequest = z.object({
-  asset: symbolOrEvmAddressSchema(),
+  asset: symbolOrAddressSchema(),
   amount: plainAmount,
   to: address,
 });

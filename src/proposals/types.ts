@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { VerificationService } from "../verification/service";
-import type { KeyHandle, WalletSigner } from "../wallets/custody/signer";
-import type { SimulationReport } from "../chains/evm/simulate";
+import type { KeyHandle } from "../chains/custody";
+import type { SimulationReport } from "../chains/types";
 import type { ProposalRow } from "./repo";
 import type { EscrowChains } from "../wallets/types";
 
@@ -12,14 +12,13 @@ export interface ProposalsDeps {
   clock: Clock;
   logger: Logger;
   chains: EscrowChains;
-  signer: WalletSigner;
   verification: VerificationService;
   publicUrl: string;
   /** APPROVAL_WINDOW_MINUTES in ms: how long a held proposal waits for the owner. */
   approvalWindowMs: number;
   /** A proposal still `verifying` after this long was interrupted (crash during the judge run). */
   staleVerifyingMs: number;
-  /** Proposal kinds carried out other than by an EVM transaction (x402 payments), by `kind`. */
+  /** Proposal kinds carried out other than by a chain adapter's transaction (x402 payments), by `kind`. */
   kinds?: Map<string, ProposalKindHandler>;
 }
 

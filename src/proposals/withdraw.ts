@@ -5,16 +5,13 @@
  * `withdrawal`, kept out of the agent's daily cap) and sent through the same crash-safe executor and
  * nonce lock as every other transaction. Archived wallets can be withdrawn from.
  */
-import { getAddress } from "viem";
 import { ServiceError } from "../lib/errors";
 import { prefixedId } from "../lib/ids";
-import { simulateEvm } from "../chains/evm/simulate";
 import { findWallet, findWalletById } from "../wallets/repo";
 import { newProposalRow } from "./repo";
-import { requestHashOf, simulationTxOf, transferPayload } from "./build";
 import { executeProposal } from "./execute";
 import type { ProposalResult } from "./present";
-import { result } from "./propose";
+import { planned, result } from "./propose";
 import type { WithdrawRequest } from "./schemas";
 import type { ProposalsDeps } from "./types";
 import type { OwnerScope } from "./owner";
@@ -23,16 +20,12 @@ export async function withdraw(deps: ProposalsDeps, scope: OwnerScope, walletRef
   const { db, clock } = deps;
   const wallet = scope.accountId === null ? await findWalletById(db, walletRef) : await findWallet(db, scope.accountId, walletRef);
   if (wallet.custody === "embedded") throw new ServiceError("conflict", "withdraw_failed", "this is a self-custodial wallet: its funds are in your own wallet; send them from there");
-  const chain = deps.chains.evm(wallet.chain);
+  const chain = deps.chains.forWallet(wallet.chain);
   if (!chain) throw new ServiceError("conflict", "withdraw_failed", `no ${wallet.chain} chain is configured on this deployment`);
-  let built;
-  try {
-    built = transferPayload(chain, getAddress(wallet.address.toLowerCase()), req);
-  } catch (e) {
-    if (e instanceof ServiceError) throw new ServiceError(e.kind, "withdraw_failed", e.detail);
-    throw e;
-  }
-  const sim = await simulateEvm(chain, simulationTxOf(built.payload), { clock, declared: built.declared });
+  const ref = { id: wallet.id, address: wallet.address, chain: wallet.chain };
+  const built = await planned(() => chain.buildTransfer(ref, req), "withdraw_failed");
+  // The plain simulation (no residual-allowance pass needed: a transfer grants nothing).
+  const sim = (await chain.simulate(ref, built.payload, { declared: built.declared })).report;
   const id = prefixedId("prop");
   const now = clock.now();
   const reverted = sim.status === "reverted";
@@ -50,7 +43,7 @@ export async function withdraw(deps: ProposalsDeps, scope: OwnerScope, walletRef
         note: null,
         summary: `owner withdrawal: ${built.summary}`,
         payload: JSON.stringify(built.payload),
-        request_hash: requestHashOf(built.payload),
+        request_hash: built.requestHash,
         simulation: JSON.stringify(sim),
         verdict: null,
         reasoning: reverted ? `the simulation reverts (${sim.error}): a transaction that reverts is never sent` : "owner withdrawal: the mandate and the agent's limits do not apply",

@@ -9,6 +9,7 @@
  * through the pipeline every proposal takes: simulation, limits (against the simulated effects), judge,
  * execution or the owner. The reply is the proposal result plus `swap`.
  */
+import { evmChainOf } from "../chains/evm/adapter";
 import { symbolOrEvmAddressSchema } from "../chains/evm/address";
 import { encodeFunctionData, erc20Abi, formatUnits, getAddress, type Address } from "viem";
 import { z } from "zod";
@@ -17,9 +18,9 @@ import type { EvmChain } from "../chains/evm/chain";
 import type { Database } from "../db/client";
 import { ServiceError } from "../lib/errors";
 import { parseUnitsStrict } from "../lib/money";
-import { buildEvmProposal } from "../proposals/build";
+import { buildEvmProposal } from "../chains/evm/plan";
 import type { ProposalResult } from "../proposals/present";
-import type { ProposalInput } from "../proposals/schemas";
+import { planned } from "../proposals/propose";
 import type { ProposalsService } from "../proposals/service";
 import { findWallet, type WalletView } from "../wallets/repo";
 import type { EscrowChains } from "../wallets/types";
@@ -96,7 +97,7 @@ export function createSwapService(o: SwapServiceOptions) {
     const named = CHAIN_KEYS[req.chain.toLowerCase()];
     if (!named) throw swapRefused(`chain: swaps run on base or ethereum, not ${req.chain.slice(0, 40)}`);
     if (named !== wallet.chain) throw swapRefused(`wrong chain: this wallet is on ${wallet.chain}; the request names ${named}`);
-    const chain = o.chains.evm(wallet.chain);
+    const chain = evmChainOf(o.chains.forWallet(wallet.chain));
     if (!chain) throw swapFailed("unavailable", `swaps are not configured for ${wallet.chain} on this deployment (no ${wallet.chain} chain)`);
     const provider = o.provider(chain);
     if (!provider) throw swapFailed("unavailable", "swaps are not configured on this deployment (no quote provider)");
@@ -147,7 +148,7 @@ export function createSwapService(o: SwapServiceOptions) {
   }
 
   return {
-    listTokens: (chain: "base" | "ethereum") => listSwapTokens(chain, o.chains.evm("base")),
+    listTokens: (chain: "base" | "ethereum") => listSwapTokens(chain, evmChainOf(o.chains.forWallet("base"))),
 
     /** quote_escrow_swap: nothing simulated, judged, signed or recorded. */
     async quote(principal: Principal, wallet: string, req: SwapRequest) {
@@ -162,7 +163,7 @@ export function createSwapService(o: SwapServiceOptions) {
       const input = { kind: "evm_calls" as const, chain: p.wallet.chain, calls: p.calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() })) };
       const s = p.swap;
       try {
-        const built = buildEvmProposal(p.chain, p.wallet, input as ProposalInput);
+        const built = await planned(() => buildEvmProposal(p.chain, p.wallet, input));
         built.summary = `swap ${s.amountInHuman} ${s.sell.symbol} for at least ${s.minimumOutHuman} ${s.buy.symbol} (quoted ${s.amountOutHuman}) via ${s.routing}${s.approvalNeeded ? ", after approving exactly the sell amount" : ""}`;
         const judged = { routing: s.routing, sell: s.sell, buy: s.buy, amountIn: s.amountInHuman, quotedOut: s.amountOutHuman, minimumOut: s.minimumOutHuman, slippageBps: p.slippageBps, priceImpactPct: s.priceImpactPct, approvalSpender: s.approvalSpender };
         const result = await o.proposals.proposeBuilt(principal, p.wallet, { built, input: { ...input, swap: judged }, note: req.note, source });

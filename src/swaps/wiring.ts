@@ -15,7 +15,9 @@ import type { Database } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { EvmChain } from "../chains/evm/chain";
 import type { ProposalsService } from "../proposals/service";
-import type { WalletSigner } from "../wallets/custody/signer";
+import type { EvmSigner } from "../chains/evm/custody";
+import type { ChainRegistry } from "../chains/port";
+import { evmChainOf } from "../chains/evm/adapter";
 import type { AppEnv, RouteDeps } from "../http/types";
 import type { McpToolDefinition } from "../mcp/types";
 import { swapRoutes } from "../http/routes/swap";
@@ -33,9 +35,9 @@ export interface TradingOptions {
   config: Config;
   db: Database;
   clock: Clock;
-  /** The Base chain (sandbox or BASE_RPC_URL), null without escrow. */
-  base: EvmChain | null;
-  signer: WalletSigner;
+  /** The chain adapters escrow wallets use (swaps and x402 payments run on the EVM ones). */
+  chains: ChainRegistry;
+  signer: EvmSigner;
   proposals: ProposalsService;
 }
 
@@ -53,9 +55,10 @@ export function chooseQuoteProvider(config: Config, chain: EvmChain): QuoteProvi
 }
 
 export function createTrading(o: TradingOptions) {
-  const chains = { evm: (c: string) => (c === "base" ? o.base : null) };
-  const provider = o.base ? chooseQuoteProvider(o.config, o.base) : null;
-  const swaps = createSwapService({ db: o.db, chains, proposals: o.proposals, provider: (c) => (c === o.base ? provider : null) });
+  const chains = o.chains;
+  const base = evmChainOf(chains.forWallet("base"));
+  const provider = base ? chooseQuoteProvider(o.config, base) : null;
+  const swaps = createSwapService({ db: o.db, chains, proposals: o.proposals, provider: (c) => (c === base ? provider : null) });
   const payments = createX402PayService({
     db: o.db,
     clock: o.clock,

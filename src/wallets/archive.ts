@@ -39,5 +39,5 @@ export async function unarchiveWallet(deps: WalletsDeps, walletId: string): Prom
 
 async function view(deps: WalletsDeps, walletId: string): Promise<Wallet & WalletDetails> {
   const row = await deps.db.selectFrom("wallets").select(WALLET_COLUMNS).where("id", "=", walletId).executeTakeFirstOrThrow();
-  return { ...walletWire(row, { balanceUsd: null, tokenCount: 0 }, 0), ...walletDetails(row, deps.chains.evm(row.chain), deps.signer) };
+  return { ...walletWire(row, { balanceUsd: null, tokenCount: 0 }, 0), ...walletDetails(row, deps.chains.forWallet(row.chain)) };
 }

@@ -3,24 +3,23 @@
  * gives `balanceUsd: null` and a warning in the listing (one slow RPC must not hide the wallets), and
  * 502 `chain_unavailable` on the balances route, whose whole point is the figures.
  */
-import type { Address } from "viem";
 import type { Principal } from "../accounts/principal";
 import { ServiceError } from "../lib/errors";
-import { readBalances, totalUsd } from "../chains/evm/balances";
+import { totalUsd } from "../chains/balances";
 import type { Balances } from "./present";
 import { findWallet, type WalletView } from "./repo";
 import type { WalletsDeps } from "./types";
 
 export async function walletBalances(deps: WalletsDeps, row: WalletView, opts: { strict: boolean }): Promise<Balances> {
   const head = { walletId: row.id, name: row.name, chain: row.chain, address: row.address };
-  const chain = deps.chains.evm(row.chain);
+  const chain = deps.chains.forWallet(row.chain);
   if (!chain) {
     const msg = `balances of ${row.chain} wallets cannot be read on this deployment (no ${row.chain} RPC configured)`;
     if (opts.strict) throw new ServiceError("unavailable", "chain_unavailable", msg);
     return { ...head, balanceUsd: null, balances: [], warnings: [msg] };
   }
   try {
-    const balances = await readBalances(chain, row.address as Address);
+    const balances = await chain.balances(row.address);
     const { balanceUsd, unpriced } = totalUsd(balances);
     return { ...head, balanceUsd, balances, ...(unpriced.length ? { warnings: [`no USD price for ${unpriced.join(", ")}; balanceUsd leaves them out`] } : {}) };
   } catch (err) {

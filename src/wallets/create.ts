@@ -32,9 +32,11 @@ export async function createWallet(
   const name = input.name.trim();
   if (name.length > WALLET_NAME_MAX) throw createFailed(`name must be at most ${WALLET_NAME_MAX} characters`);
   if (name.startsWith("wal_")) throw createFailed("name must not start with wal_ (wallet ids do; a name is usable in place of an id)");
-  if (input.chain !== "base") throw createFailed(`${input.chain} wallets are not available on this deployment yet; create a base wallet`);
-  const chain = deps.chains.evm("base");
-  if (!chain) throw escrowUnconfigured();
+  const chain = deps.chains.forWallet(input.chain);
+  if (!chain) {
+    if (input.chain === "base" || deps.chains.all().length === 0) throw escrowUnconfigured();
+    throw createFailed(`${input.chain} wallets are not available on this deployment yet; create a ${deps.chains.all().map((a) => a.info.key).join(" or ")} wallet`);
+  }
 
   const parsedLimits = LimitsInput.safeParse(input.limits ?? {});
   if (!parsedLimits.success) {
@@ -43,14 +45,14 @@ export async function createWallet(
   }
   let limits;
   try {
-    limits = normaliseLimits(parsedLimits.data, chain.tokens);
+    limits = normaliseLimits(parsedLimits.data, chain);
   } catch (e) {
     if (e instanceof LimitsError) throw createFailed(e.message);
     throw e;
   }
 
   const id = prefixedId("wal");
-  const key = embedded ? { address: embedded.address, keyRef: embedded.keyRef } : await deps.signer.createKey(id);
+  const key = embedded ? { address: embedded.address, keyRef: embedded.keyRef } : await chain.custody.createKey(id);
   const max = deps.maxLiveWallets ?? 25;
   const mandate = input.mandate?.trim() ? input.mandate.trim() : null;
 
@@ -73,12 +75,12 @@ export async function createWallet(
         id,
         account_id: principal.accountId,
         name,
-        chain: "base",
+        chain: chain.info.key,
         mode: input.mode,
         address: key.address,
         mandate,
         limits: JSON.stringify(limits.limits),
-        signer: embedded ? embedded.provider : deps.signer.provider,
+        signer: embedded ? embedded.provider : chain.custody.provider,
         custody: embedded ? "embedded" : "server",
         key_ref: key.keyRef,
         next_nonce: null,
@@ -90,5 +92,5 @@ export async function createWallet(
       .executeTakeFirstOrThrow();
   });
   deps.logger.info({ walletId: id, accountId: principal.accountId, address: row.address, mode: row.mode }, "escrow wallet created");
-  return { ...walletWire(row, { balanceUsd: 0, tokenCount: 0 }, 0), ...walletDetails(row, chain, deps.signer), notes: limits.notes };
+  return { ...walletWire(row, { balanceUsd: 0, tokenCount: 0 }, 0), ...walletDetails(row, chain), notes: limits.notes };
 }

@@ -7,12 +7,11 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/client";
 import type { Clock } from "../lib/clock";
-import type { EvmChain } from "../chains/evm/chain";
+import type { ChainRegistry } from "../chains/port";
 import type { VerificationService } from "../verification/service";
 import { createProposalsService, type ProposalsService } from "../proposals/service";
 import { recheckHeld, rejectHeldOnArchive } from "../proposals/recheck";
 import type { ProposalsDeps } from "../proposals/types";
-import type { WalletSigner } from "./custody/signer";
 import { createWalletsService, type WalletsService } from "./service";
 import type { EscrowChains, WalletsDeps } from "./types";
 import { createEmbeddedCustody, type EmbeddedCustody } from "./custody/embedded-service";
@@ -21,9 +20,8 @@ export interface EscrowOptions {
   db: Database;
   clock: Clock;
   logger: Logger;
-  /** The Base chain (sandbox or BASE_RPC_URL); null when escrow wallets are not configured. */
-  base: EvmChain | null;
-  signer: WalletSigner;
+  /** The chain adapters this deployment serves (Base: sandbox or BASE_RPC_URL); none when escrow is not configured. */
+  chains: ChainRegistry;
   verification: VerificationService;
   publicUrl: string;
   approvalWindowMinutes: number;
@@ -44,13 +42,14 @@ export interface Escrow {
 }
 
 export function createEscrow(o: EscrowOptions): Escrow {
-  const chains: EscrowChains = { evm: (chain) => (chain === "base" ? o.base : null) };
+  const chains: EscrowChains = o.chains;
+  const served = chains.all();
+  const receiptWaitMs = served.length ? Math.max(...served.map((a) => a.receiptTimeoutMs)) : 30_000;
   const pdeps: ProposalsDeps = {
     db: o.db,
     clock: o.clock,
     logger: o.logger,
     chains,
-    signer: o.signer,
     verification: o.verification,
     publicUrl: o.publicUrl,
     approvalWindowMs: o.approvalWindowMinutes * 60_000,
@@ -62,7 +61,6 @@ export function createEscrow(o: EscrowOptions): Escrow {
     clock: o.clock,
     logger: o.logger,
     chains,
-    signer: o.signer,
     publicUrl: o.publicUrl,
     onRulesChanged: (tx, wallet) => recheckHeld(pdeps, tx, wallet),
     onArchived: (tx, walletId) => rejectHeldOnArchive(pdeps, tx, walletId),
@@ -73,7 +71,7 @@ export function createEscrow(o: EscrowOptions): Escrow {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   /** How long a live request may still be sending a proposal (it waits this long for its receipt). */
-  const liveSendMs = (o.base?.receiptTimeoutMs ?? 30_000) + 5_000;
+  const liveSendMs = receiptWaitMs + 5_000;
   const sweep = async () => {
     if (running) return;
     running = true;
@@ -90,14 +88,14 @@ export function createEscrow(o: EscrowOptions): Escrow {
     wallets,
     proposals,
     embedded,
-    configured: o.base !== null,
+    configured: served.length > 0,
     async start() {
-      if (o.base) {
+      if (served.length > 0) {
         // Before serving: whatever a crash left `executing` is settled or re-broadcast first.
         // With other processes on the database, a young `executing` row may be one a live process is still
         // sending: the start-up pass leaves those to their sender, as the sweep does. Alone on the database
         // (PGlite), nothing else is sending and everything is settled at once.
-        await proposals.reconcile({ settleWaitMs: o.base.sandbox ? 5_000 : 0, minAgeMs: o.exclusiveDatabase ? 0 : liveSendMs }).catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
+        await proposals.reconcile({ settleWaitMs: served.every((a) => a.info.sandbox) ? 5_000 : 0, minAgeMs: o.exclusiveDatabase ? 0 : liveSendMs }).catch((err) => o.logger.error({ err }, "start-up reconcile failed; the sweep will retry"));
       } else {
         await proposals.expireHeld();
       }

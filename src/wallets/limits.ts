@@ -7,8 +7,8 @@
  * 1,000,000,000 USD with at most two decimals; each allowlist holds 1 to 100 entries.
  */
 import { z } from "zod";
-import { CHECKSUM_MESSAGE, checkEvmAddress, isAcceptableEvmAddress, looksLikeEvmAddress } from "../chains/evm/address";
-import { NATIVE, type TokenRegistry } from "../chains/evm/tokens";
+import { ChainInputError, type AddressCodec, type AssetRegistry } from "../chains/port";
+import { addressProblem, looksLikeAddress } from "../chains/codecs";
 
 export const LIMIT_USD_MIN = 0.01;
 export const LIMIT_USD_MAX = 1_000_000_000;
@@ -24,7 +24,10 @@ const entry = z
   .trim()
   .min(1)
   .max(100)
-  .refine((s) => !looksLikeEvmAddress(s) || isAcceptableEvmAddress(s), CHECKSUM_MESSAGE);
+  .superRefine((s, ctx) => {
+    const p = looksLikeAddress(s) ? addressProblem(s) : null;
+    if (p) ctx.addIssue({ code: "custom", message: p });
+  });
 const list = z.array(entry).min(1, "must not be empty (omit it for no allowlist)").max(ALLOWLIST_MAX, `at most ${ALLOWLIST_MAX} entries`);
 
 /** Limits as sent at creation. */
@@ -62,12 +65,19 @@ export const LIMIT_NAMES: LimitName[] = ["maxPerTxUsd", "dailyCapUsd", "tokenAll
 
 export class LimitsError extends Error {}
 
+/** What normalising limits needs from the wallet's chain: its address codec and asset registry (a chain adapter has both). */
+export interface LimitsChain {
+  address: AddressCodec;
+  assets: AssetRegistry;
+}
+
 /**
- * Token entries: a 0x address, `ETH`/`native` (native ETH), or a well-known symbol that resolves to its
- * one real address on the chain. Any other symbol is kept as written and permits nothing (SPEC 4.12);
- * `notes` says so. Recipients must be 0x addresses.
+ * Token entries: a token address, the native asset (its symbol or `native`), or a well-known symbol that
+ * resolves to its one real address on the chain (the chain's registry decides). Any other symbol is kept
+ * as written and permits nothing (SPEC 4.12); `notes` says so. Recipients must be addresses of the chain,
+ * stored in its canonical form.
  */
-export function normaliseLimits(input: LimitsInput, tokens: TokenRegistry): { limits: Limits; notes: string[] } {
+export function normaliseLimits(input: LimitsInput, chain: LimitsChain): { limits: Limits; notes: string[] } {
   const limits: Limits = {};
   const notes: string[] = [];
   if (input.maxPerTxUsd !== undefined) limits.maxPerTxUsd = input.maxPerTxUsd;
@@ -76,19 +86,17 @@ export function normaliseLimits(input: LimitsInput, tokens: TokenRegistry): { li
     const out = new Set<string>();
     for (const raw of input.tokenAllowlist) {
       const t = raw.trim();
-      if (looksLikeEvmAddress(t)) {
-        const a = checkEvmAddress(t);
-        if (!a.ok) throw new LimitsError(`limits.tokenAllowlist: ${t} ${a.message}`);
-        out.add(a.address);
+      let e;
+      try {
+        e = chain.assets.allowlistEntry(t);
+      } catch (err) {
+        if (err instanceof ChainInputError) throw new LimitsError(`limits.tokenAllowlist: ${t} ${err.message}`);
+        throw err;
       }
-      else if (/^(eth|native)$/i.test(t) || t.toLowerCase() === "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee") out.add(NATIVE);
+      if ("id" in e) out.add(e.id);
       else {
-        const known = tokens.bySymbol(t);
-        if (known) out.add(known.address);
-        else {
-          out.add(t.toUpperCase());
-          notes.push(`tokenAllowlist entry "${t}" is not a well-known token on this chain; it permits nothing`);
-        }
+        out.add(e.unknown);
+        notes.push(`tokenAllowlist entry "${t}" is not a well-known token on this chain; it permits nothing`);
       }
     }
     limits.tokenAllowlist = [...out];
@@ -97,9 +105,9 @@ export function normaliseLimits(input: LimitsInput, tokens: TokenRegistry): { li
     const out = new Set<string>();
     for (const raw of input.recipientAllowlist) {
       const r = raw.trim();
-      const a = checkEvmAddress(r);
-      if (!a.ok) throw new LimitsError(a.reason === "shape" ? `limits.recipientAllowlist: "${r.slice(0, 60)}" is not a 0x address` : `limits.recipientAllowlist: ${r} ${a.message}`);
-      out.add(a.address);
+      const problem = chain.address.validate(r);
+      if (problem) throw new LimitsError(looksLikeAddress(r) ? `limits.recipientAllowlist: ${r} ${problem}` : `limits.recipientAllowlist: "${r.slice(0, 60)}" is not ${chain.address.describe}`);
+      out.add(chain.address.parse(r));
     }
     limits.recipientAllowlist = [...out];
   }
@@ -107,7 +115,7 @@ export function normaliseLimits(input: LimitsInput, tokens: TokenRegistry): { li
 }
 
 /** Applies an update patch to the current limits (null removes, undefined keeps). */
-export function mergeLimits(current: Limits, patch: LimitsPatch, tokens: TokenRegistry): { limits: Limits; notes: string[] } {
+export function mergeLimits(current: Limits, patch: LimitsPatch, chain: LimitsChain): { limits: Limits; notes: string[] } {
   const merged: LimitsInput = {};
   for (const k of LIMIT_NAMES) {
     const p = patch[k];
@@ -115,7 +123,7 @@ export function mergeLimits(current: Limits, patch: LimitsPatch, tokens: TokenRe
     const v = p !== undefined ? p : current[k];
     if (v !== undefined) (merged as Record<string, unknown>)[k] = v;
   }
-  return normaliseLimits(merged, tokens);
+  return normaliseLimits(merged, chain);
 }
 
 /**
@@ -144,8 +152,9 @@ export function loosenedBy(prev: Limits, next: Limits): string[] {
     const b = next[k];
     if (a && !b) out.push(`${k} removed: any ${k === "tokenAllowlist" ? "token" : "recipient"} is allowed now`);
     else if (a && b) {
-      const had = new Set(a.map((x) => x.toLowerCase()));
-      const added = b.filter((x) => !had.has(x.toLowerCase()));
+      // Both lists hold canonical forms (normaliseLimits), so equal strings are the same entry on any chain.
+      const had = new Set(a);
+      const added = b.filter((x) => !had.has(x));
       if (added.length) out.push(`${k} now also allows ${added.join(", ")}`);
     }
   }

@@ -10,7 +10,7 @@ async function present(deps: WalletsDeps, rows: WalletView[]): Promise<(Wallet &
   const [pending, balances] = await Promise.all([pendingCounts(deps.db, rows.map((r) => r.id), now), Promise.all(rows.map((r) => walletBalances(deps, r, { strict: false })))]);
   return rows.map((r, i) => ({
     ...walletWire(r, { balanceUsd: balances[i].balanceUsd, tokenCount: tokenCount(balances[i]) }, pending.get(r.id) ?? 0),
-    ...walletDetails(r, deps.chains.evm(r.chain), deps.signer),
+    ...walletDetails(r, deps.chains.forWallet(r.chain)),
   }));
 }
 

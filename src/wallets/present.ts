@@ -1,7 +1,7 @@
 /** Wire shapes of wallets (SPEC 2.5, 2.6 and the MCP additions). */
-import type { EvmChain } from "../chains/evm/chain";
-import type { BalanceEntry } from "../chains/evm/balances";
-import type { WalletSigner } from "./custody/signer";
+import type { ChainAdapter } from "../chains/port";
+import { offlineChain } from "../chains/codecs";
+import type { BalanceEntry } from "../chains/types";
 import { enforcement, limitsFromRow, type Limits } from "./limits";
 import type { WalletView } from "./repo";
 
@@ -25,7 +25,8 @@ export interface WalletDetails {
   provider: string;
   rules: { limits: Limits; enforcement: Record<string, "signer" | "service" | "judge"> };
   explorerAddressUrl: string | null;
-  gas: { asset: "ETH"; note: string };
+  /** The fee asset (ETH on Base, SOL on Solana, STRK on Starknet) and what to keep in mind about it. */
+  gas: { asset: string; note: string };
 }
 
 export interface Balances {
@@ -57,20 +58,19 @@ export function walletWire(row: WalletView, live: { balanceUsd: number | null; t
   };
 }
 
-export function walletDetails(row: WalletView, chain: EvmChain | null, signer: WalletSigner): WalletDetails {
+/**
+ * `chain`: the adapter serving the wallet's chain, null when this deployment does not serve it (then the
+ * wallet is shown without explorer link, with the provider stored on its row).
+ */
+export function walletDetails(row: WalletView, chain: ChainAdapter | null): WalletDetails {
   const limits = limitsFromRow(row.limits);
+  const custody = chain?.custody;
+  const fees = chain?.fees() ?? offlineChain(row.chain)?.fees() ?? { asset: "unknown", note: `this deployment does not serve ${row.chain} wallets; the wallet cannot transact here` };
   return {
     // An embedded wallet's row names the owner's wallet as its signer (custody/embedded.ts), not the custodian.
-    provider: row.custody === "embedded" ? row.signer : signer.provider,
-    rules: { limits, enforcement: enforcement(limits, signer.enforcesLimits, !!row.mandate) },
+    provider: row.custody === "embedded" ? row.signer : (custody?.provider ?? row.signer),
+    rules: { limits, enforcement: enforcement(limits, custody?.enforcesLimits ?? false, !!row.mandate) },
     explorerAddressUrl: chain?.explorerAddressUrl(row.address) ?? null,
-    gas: { asset: "ETH", note: gasNote(chain) },
+    gas: { asset: fees.asset, note: fees.note },
   };
-}
-
-export function gasNote(chain: EvmChain | null): string {
-  const base =
-    "The wallet pays its own gas in ETH on Base: keep a small ETH balance besides the funds it moves (about 0.001 ETH covers many transfers on Base). " +
-    "A proposal whose gas the wallet cannot pay is blocked by the simulation. The first batch (evm_calls) also delegates the wallet to the batch executor (EIP-7702), which costs a little extra gas once.";
-  return chain?.sandbox ? `${base} Sandbox: fund it with the faucet (POST /admin/v1/sandbox/fund, or npm run cli -- sandbox fund).` : base;
 }

@@ -5,13 +5,16 @@ import { getBalances } from "./balances";
 import { createWallet } from "./create";
 import { getWallet, listWallets } from "./list";
 import type { CreateWalletInput, UpdateWalletInput } from "./schemas";
-import type { WalletsDeps } from "./types";
+import { limitsChainOf, type WalletsDeps } from "./types";
+import { mergeLimits, type Limits, type LimitsPatch } from "./limits";
 import { updateWallet } from "./update";
 
 export function createWalletsService(deps: WalletsDeps) {
   return {
     /** Whether escrow wallets can be created and used on this deployment (a Base chain is configured). */
-    configured: () => deps.chains.evm("base") !== null,
+    configured: () => deps.chains.all().length > 0,
+    /** What an update's limits would become (the dashboard's preview), with the wallet chain's codec and tokens. */
+    previewLimits: (chain: string, current: Limits, patch: LimitsPatch) => mergeLimits(current, patch, limitsChainOf(deps, chain)),
     create: (p: Principal, input: CreateWalletInput) => createWallet(deps, p, input),
     list: (p: Principal, opts?: { includeArchived?: boolean }) => listWallets(deps, p, opts),
     get: (p: Principal, ref: string) => getWallet(deps, p, ref),

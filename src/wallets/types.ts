@@ -3,22 +3,19 @@ import type { Transaction } from "kysely";
 import type { Database } from "../db/client";
 import type { DB } from "../db/schema";
 import type { Clock } from "../lib/clock";
-import type { EvmChain } from "../chains/evm/chain";
-import type { WalletSigner } from "./custody/signer";
+import type { ChainRegistry } from "../chains/port";
+import { offlineChain } from "../chains/codecs";
+import { LimitsError, type LimitsChain } from "./limits";
 import type { WalletRow } from "./repo";
 
-/** The chains escrow wallets can use on this deployment, by wallet `chain` value. */
-export interface EscrowChains {
-  /** The EVM client for a wallet chain ("base"); null when this deployment has none (e.g. legacy "ethereum"). */
-  evm(chain: string): EvmChain | null;
-}
+/** The chains escrow wallets can use on this deployment: one adapter per wallet `chain` value (src/chains/port.ts). */
+export type EscrowChains = ChainRegistry;
 
 export interface WalletsDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
   chains: EscrowChains;
-  signer: WalletSigner;
   publicUrl: string;
   /** Live (not archived) wallets one account may hold (SPEC 8: 25). */
   maxLiveWallets?: number;
@@ -29,4 +26,14 @@ export interface WalletsDeps {
   onRulesChanged?: (tx: Transaction<DB>, wallet: WalletRow) => Promise<string[]>;
   /** Called inside the wallet's row lock when it is archived: held proposals can no longer execute. */
   onArchived?: (tx: Transaction<DB>, walletId: string) => Promise<string[]>;
+}
+
+/**
+ * The codec and tokens limits are normalised with for a wallet chain: its adapter when served, else the
+ * family's offline codec (rules of a wallet whose chain is not served stay editable).
+ */
+export function limitsChainOf(deps: { chains: EscrowChains }, chain: string): LimitsChain {
+  const c = deps.chains.forWallet(chain) ?? offlineChain(chain);
+  if (!c) throw new LimitsError(`limits: ${chain} wallets are not known to this deployment`);
+  return c;
 }

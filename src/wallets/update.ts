@@ -8,12 +8,11 @@
  */
 import type { Principal } from "../accounts/principal";
 import { ServiceError } from "../lib/errors";
-import { TokenRegistry } from "../chains/evm/tokens";
 import { limitsFromRow, LimitsError, loosenedBy, mergeLimits, type Limits } from "./limits";
 import { walletDetails, walletWire, type Wallet, type WalletDetails } from "./present";
 import { findWallet, lockWallet, WALLET_COLUMNS } from "./repo";
 import type { UpdateWalletInput } from "./schemas";
-import type { WalletsDeps } from "./types";
+import { limitsChainOf, type WalletsDeps } from "./types";
 
 export interface UpdateResult {
   wallet: Wallet & WalletDetails;
@@ -44,8 +43,7 @@ export async function updateWallet(deps: WalletsDeps, principal: Principal, ref:
     throw new ServiceError("invalid_input", "invalid_input", "send at least one of name, mandate, limits");
   }
   const current = await findWallet(deps.db, principal.accountId, ref);
-  const chain = deps.chains.evm(current.chain);
-  const tokens = chain?.tokens ?? new TokenRegistry([]);
+  const chain = deps.chains.forWallet(current.chain);
   if (input.name !== undefined && input.name.startsWith("wal_")) throw updateFailed("name must not start with wal_");
 
   const result = await deps.db.transaction().execute(async (tx) => {
@@ -78,7 +76,7 @@ export async function updateWallet(deps: WalletsDeps, principal: Principal, ref:
     if (input.limits !== undefined) {
       const prev = nextLimits;
       try {
-        ({ limits: nextLimits, notes } = mergeLimits(prev, input.limits, tokens));
+        ({ limits: nextLimits, notes } = mergeLimits(prev, input.limits, limitsChainOf(deps, current.chain)));
       } catch (e) {
         if (e instanceof LimitsError) throw updateFailed(e.message);
         throw e;
@@ -104,7 +102,7 @@ export async function updateWallet(deps: WalletsDeps, principal: Principal, ref:
   if (result.loosened.length) deps.logger.info({ walletId: current.id, loosened: result.loosened }, "wallet rules loosened");
   const view = await deps.db.selectFrom("wallets").select(WALLET_COLUMNS).where("id", "=", current.id).executeTakeFirstOrThrow();
   return {
-    wallet: { ...walletWire(view, { balanceUsd: null, tokenCount: 0 }, 0), ...walletDetails(view, chain, deps.signer) },
+    wallet: { ...walletWire(view, { balanceUsd: null, tokenCount: 0 }, 0), ...walletDetails(view, chain) },
     changed: result.changed,
     loosened: result.loosened,
     notes: result.notes,

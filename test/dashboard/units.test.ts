@@ -4,6 +4,10 @@ import { describeEntry } from "../../src/dashboard/pages/credits";
 import { toVerifyRequest } from "../../src/dashboard/pages/playground";
 import { changeInWords } from "../../src/dashboard/pages/escrow-widgets";
 import { patchFromForm, previewLoosening, type Wallet } from "../../src/dashboard/escrow";
+import { mergeLimits } from "../../src/wallets/limits";
+import { offlineChain } from "../../src/chains/codecs";
+
+const merge = (cur: Parameters<typeof mergeLimits>[0], p: Parameters<typeof mergeLimits>[1]) => mergeLimits(cur, p, offlineChain("base")!);
 import { qrMatrix } from "../../src/dashboard/qr";
 import { hashPassword, verifyPassword } from "../../src/dashboard/auth/password";
 import { describeUserAgent } from "../../src/dashboard/views/user-agent";
@@ -52,10 +56,10 @@ describe("dashboard helpers", () => {
     const form = { name: "w", mandate: "pay vendors", maxPerTxUsd: "50", dailyCapUsd: "", tokenAllowlist: "", recipientAllowlist: "0x1111111111111111111111111111111111111111" };
     const tighter = patchFromForm(w, form);
     expect(tighter).toEqual({ limits: { maxPerTxUsd: 50 } });
-    expect(previewLoosening(w, tighter).loosened).toEqual([]);
+    expect(previewLoosening(w, tighter, merge).loosened).toEqual([]);
     const looser = patchFromForm(w, { ...form, maxPerTxUsd: "", recipientAllowlist: "", mandate: "anything goes" });
     expect(looser).toEqual({ mandate: "anything goes", limits: { maxPerTxUsd: null, recipientAllowlist: null } });
-    const l = previewLoosening(w, looser).loosened.join("\n");
+    const l = previewLoosening(w, looser, merge).loosened.join("\n");
     expect(l).toContain("mandate replaced");
     expect(l).toContain("maxPerTxUsd removed");
     expect(l).toContain("recipientAllowlist removed");

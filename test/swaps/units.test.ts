@@ -4,6 +4,7 @@ import type { Address } from "viem";
 import { checkQuote } from "../../src/swaps/service";
 import { minimumOutFor, type ProviderQuote, type QuoteProvider, type SwapToken } from "../../src/swaps/types";
 import { exposureOf, checkLimits } from "../../src/proposals/limits-check";
+import { evmAddressCodec } from "../../src/chains/evm/codec";
 import type { AssetChange } from "../../src/chains/evm/simulate";
 
 const ROUTER: Address = "0xA4b1000000000000000000000000000000000001";
@@ -80,8 +81,8 @@ describe("limits and approvals a batch spends (residualRaw)", () => {
   });
   it("does not hold a fully spent approval to the allowlists (the transfer it funds still is)", () => {
     const limits = { maxPerTxUsd: 150, recipientAllowlist: [ROUTER] };
-    expect(checkLimits(limits, [approval("0"), change({})], { simulated: true }).ok).toBe(true);
-    expect(checkLimits(limits, [approval(), change({})], { simulated: true }).reason).toMatch(/^maxPerTxUsd/);
-    expect(checkLimits({ recipientAllowlist: [EVIL] }, [approval("0"), change({})], { simulated: true }).reason).toMatch(/^recipientAllowlist: 0xA4b1/);
+    expect(checkLimits(limits, [approval("0"), change({})], { simulated: true, addresses: evmAddressCodec }).ok).toBe(true);
+    expect(checkLimits(limits, [approval(), change({})], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/^maxPerTxUsd/);
+    expect(checkLimits({ recipientAllowlist: [EVIL] }, [approval("0"), change({})], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/^recipientAllowlist: 0xA4b1/);
   });
 });

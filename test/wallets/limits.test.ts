@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BASE_TOKENS, TokenRegistry } from "../../src/chains/evm/tokens";
+import { offlineChain } from "../../src/chains/codecs";
 import { enforcement, LimitsInput, loosenedBy, mergeLimits, normaliseLimits } from "../../src/wallets/limits";
 import { checkDailyCap, checkLimits, exposureOf } from "../../src/proposals/limits-check";
+import { evmAddressCodec } from "../../src/chains/evm/codec";
 import type { AssetChange } from "../../src/chains/evm/simulate";
 
-const tokens = new TokenRegistry(BASE_TOKENS);
+const tokens = offlineChain("base")!;
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const BOB = "0x000000000000000000000000000000000000b0b0";
 const EVE = "0x000000000000000000000000000000000000e0e0";
@@ -63,31 +64,31 @@ describe("limit bounds and normalisation", () => {
 
 describe("checkLimits against simulated changes", () => {
   it("passes a change within every limit", () => {
-    const v = checkLimits({ maxPerTxUsd: 10, tokenAllowlist: [USDC], recipientAllowlist: [BOB] }, [change({})], { simulated: true });
+    const v = checkLimits({ maxPerTxUsd: 10, tokenAllowlist: [USDC], recipientAllowlist: [BOB] }, [change({})], { simulated: true, addresses: evmAddressCodec });
     expect(v).toMatchObject({ ok: true, checkable: true, exposureUsd: 10 });
   });
 
   it("names the limit that blocks", () => {
-    expect(checkLimits({ maxPerTxUsd: 9.99 }, [change({})], { simulated: true }).reason).toMatch(/^maxPerTxUsd: this proposal moves \$10.00, above the limit of \$9.99/);
-    expect(checkLimits({ tokenAllowlist: ["native"] }, [change({})], { simulated: true }).reason).toMatch(/^tokenAllowlist: 10 USDC/);
-    expect(checkLimits({ recipientAllowlist: [EVE] }, [change({})], { simulated: true }).reason).toMatch(/^recipientAllowlist: 0x0+b0b0 is not an allowed recipient/);
+    expect(checkLimits({ maxPerTxUsd: 9.99 }, [change({})], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/^maxPerTxUsd: this proposal moves \$10.00, above the limit of \$9.99/);
+    expect(checkLimits({ tokenAllowlist: ["native"] }, [change({})], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/^tokenAllowlist: 10 USDC/);
+    expect(checkLimits({ recipientAllowlist: [EVE] }, [change({})], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/^recipientAllowlist: 0x0+b0b0 is not an allowed recipient/);
   });
 
   it("counts approvals as money out; an unlimited approval exceeds any USD cap", () => {
     const approval = change({ changeType: "approval", counterparty: EVE, usdValue: 40, unlimited: false });
     expect(exposureOf([change({}), approval]).usd).toBe(50);
-    expect(checkLimits({ recipientAllowlist: [BOB] }, [approval], { simulated: true }).reason).toMatch(/not an allowed spender/);
+    expect(checkLimits({ recipientAllowlist: [BOB] }, [approval], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/not an allowed spender/);
     const unlimited = change({ changeType: "approval", usdValue: null, unlimited: true });
-    expect(checkLimits({ maxPerTxUsd: 1e9 }, [unlimited], { simulated: true }).reason).toMatch(/unlimited approval exceeds/);
+    expect(checkLimits({ maxPerTxUsd: 1e9 }, [unlimited], { simulated: true, addresses: evmAddressCodec }).reason).toMatch(/unlimited approval exceeds/);
     // A revocation (approval of 0) grants nothing and is not subject to the allowlists.
-    expect(checkLimits({ recipientAllowlist: [BOB] }, [change({ changeType: "approval", rawAmount: "0", usdValue: 0, counterparty: EVE })], { simulated: true }).ok).toBe(true);
+    expect(checkLimits({ recipientAllowlist: [BOB] }, [change({ changeType: "approval", rawAmount: "0", usdValue: 0, counterparty: EVE })], { simulated: true, addresses: evmAddressCodec }).ok).toBe(true);
   });
 
   it("is not checkable when a USD limit meets an unpriced outflow, or the effects were not simulated", () => {
-    expect(checkLimits({ maxPerTxUsd: 100 }, [change({ usdValue: null })], { simulated: true })).toMatchObject({ ok: true, checkable: false });
-    expect(checkLimits({ recipientAllowlist: [BOB] }, [change({ usdValue: null })], { simulated: true })).toMatchObject({ ok: true, checkable: true });
-    expect(checkLimits({ recipientAllowlist: [BOB] }, [change({})], { simulated: false })).toMatchObject({ ok: true, checkable: false });
-    expect(checkLimits({}, [], { simulated: false })).toMatchObject({ ok: true, checkable: true });
+    expect(checkLimits({ maxPerTxUsd: 100 }, [change({ usdValue: null })], { simulated: true, addresses: evmAddressCodec })).toMatchObject({ ok: true, checkable: false });
+    expect(checkLimits({ recipientAllowlist: [BOB] }, [change({ usdValue: null })], { simulated: true, addresses: evmAddressCodec })).toMatchObject({ ok: true, checkable: true });
+    expect(checkLimits({ recipientAllowlist: [BOB] }, [change({})], { simulated: false, addresses: evmAddressCodec })).toMatchObject({ ok: true, checkable: false });
+    expect(checkLimits({}, [], { simulated: false, addresses: evmAddressCodec })).toMatchObject({ ok: true, checkable: true });
   });
 
   it("checks the rolling cap as already-reserved plus this proposal", () => {

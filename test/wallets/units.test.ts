@@ -3,8 +3,9 @@ import { encodeAbiParameters, pad, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { extractChanges, logsFromCallFrame, NATIVE_PSEUDO_ADDRESS, TOPIC_APPROVAL, TOPIC_TRANSFER, TOPIC_WETH_DEPOSIT } from "../../src/chains/evm/effects";
 import { MasterKey } from "../../src/wallets/custody/envelope";
-import { createLocalKeystoreSigner } from "../../src/wallets/custody/signer";
-import { requestHashOf, type EvmPayload } from "../../src/proposals/build";
+import { createEvmKeystoreSigner } from "../../src/chains/evm/custody";
+import { envelopeVault } from "../../src/wallets/custody/vault";
+import { requestHashOf, type EvmPayload } from "../../src/chains/evm/plan";
 import { keccakCanonical } from "../../src/lib/hashing";
 
 const ME = "0x1111111111111111111111111111111111111111";
@@ -58,7 +59,7 @@ describe("key custody (AES-256-GCM envelope)", () => {
   const mk = new MasterKey("11".repeat(32));
 
   it("seals a fresh key per wallet and signs with it; the envelope holds no plain key", async () => {
-    const signer = createLocalKeystoreSigner(mk);
+    const signer = createEvmKeystoreSigner(envelopeVault(mk));
     const { address, keyRef } = await signer.createKey("wal_a");
     const env = JSON.parse(keyRef);
     expect(env).toMatchObject({ v: 1, alg: "A256GCM", kid: mk.kid });
@@ -71,10 +72,10 @@ describe("key custody (AES-256-GCM envelope)", () => {
   });
 
   it("refuses an envelope moved to another wallet, or opened with another master key", async () => {
-    const signer = createLocalKeystoreSigner(mk);
+    const signer = createEvmKeystoreSigner(envelopeVault(mk));
     const { address, keyRef } = await signer.createKey("wal_a");
     await expect(signer.signTransaction({ walletId: "wal_b", address, keyRef }, { chainId: 1, nonce: 0, to: BOB, gas: 21000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n })).rejects.toThrow(/unable to authenticate/);
-    const other = createLocalKeystoreSigner(new MasterKey("22".repeat(32)));
+    const other = createEvmKeystoreSigner(envelopeVault(new MasterKey("22".repeat(32))));
     expect(other.canSign({ walletId: "wal_a", address, keyRef })).toBe(false);
     await expect(other.signTransaction({ walletId: "wal_a", address, keyRef }, { chainId: 1, nonce: 0, to: BOB, gas: 21000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n })).rejects.toThrow(/master key/);
     expect(privateKeyToAccount(`0x${"11".repeat(32)}`).address).not.toBe(address);

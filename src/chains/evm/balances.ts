@@ -6,20 +6,9 @@
 import { erc20Abi, formatUnits, type Address } from "viem";
 import type { EvmChain } from "./chain";
 import { NATIVE } from "./tokens";
+import type { BalanceEntry } from "../types";
 
-export interface BalanceEntry {
-  symbol: string;
-  name: string;
-  logoUrl: string | null;
-  /** Token contract, or "native" for ETH. */
-  tokenAddress: string;
-  amount: string;
-  amountFormatted: string;
-  decimals: number;
-  /** 0 when the amount is 0; null when the asset has no known price. */
-  usdValue: number | null;
-  caip2: string;
-}
+export type { BalanceEntry };
 
 /** ETH always (the wallet pays gas with it), then every registry token with a non-zero balance. */
 export async function readBalances(chain: EvmChain, address: Address): Promise<BalanceEntry[]> {
@@ -66,15 +55,4 @@ export async function readBalances(chain: EvmChain, address: Address): Promise<B
     });
   }
   return entries;
-}
-
-/** Sum of the priced entries (unpriced ones are left out and named in `unpriced`). */
-export function totalUsd(entries: BalanceEntry[]): { balanceUsd: number; unpriced: string[] } {
-  let total = 0;
-  const unpriced: string[] = [];
-  for (const e of entries) {
-    if (e.usdValue === null) unpriced.push(e.symbol);
-    else total += e.usdValue;
-  }
-  return { balanceUsd: Math.round(total * 100) / 100, unpriced };
 }

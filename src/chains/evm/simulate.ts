@@ -255,21 +255,3 @@ function formatLog(l: RawLog): string {
   const topics = l.topics.map((t) => t.slice(0, 10)).join(",");
   return `${l.address.toLowerCase()} [${topics}] ${l.data.length > 66 ? `${l.data.slice(0, 66)}...` : l.data}`;
 }
-
-/** One line for replies and listings, e.g. "clean: out 5 USDC ($5.00) to 0xdead...; gas 51,000". */
-export function simulationSummary(r: SimulationReport): string {
-  const moves = r.changes
-    .filter((c) => c.direction === "out" || c.changeType === "transfer")
-    .slice(0, 4)
-    .map((c) => {
-      const usd = c.usdValue === null ? "" : ` ($${c.usdValue.toFixed(2)})`;
-      const verb = c.changeType === "transfer" ? (c.direction === "out" ? "out" : "in") : "approve";
-      return `${verb} ${c.amount} ${c.symbol}${usd} ${c.direction === "out" ? "to" : "from"} ${short(c.counterparty)}`;
-    });
-  const more = r.changes.length > 4 ? ` (+${r.changes.length - 4} more)` : "";
-  const head = r.status === "reverted" ? `reverts: ${r.error}` : r.status === "unavailable" ? "simulation unavailable" : "clean";
-  const body = moves.length ? `: ${moves.join("; ")}${more}` : r.status === "clean" ? ": no asset changes" : "";
-  return `${head}${body}`.slice(0, 400);
-}
-
-const short = (a: string) => (/^0x[0-9a-fA-F]{40}$/.test(a) ? `${a.slice(0, 6)}...${a.slice(-4)}` : a);

@@ -78,7 +78,7 @@ export function walletRulesRoutes(deps: DashboardDeps) {
     let preview;
     try {
       patch = patchFromForm(w, f);
-      preview = previewLoosening(w, patch);
+      preview = previewLoosening(w, patch, (cur, p) => wallets.previewLimits(w.chain, cur, p));
     } catch (err) {
       if (err instanceof RulesFormError || err instanceof LimitsError) return editPage(c, w, f, err.message, 400);
       throw err;

@@ -13,9 +13,7 @@ import { ServiceError } from "../../lib/errors";
 import { CHAIN_MESSAGE, CreateWalletRequest, resolveChain } from "../../wallets/schemas";
 import { ListProposalsQuery, parseProposeBody, WithdrawRequest } from "../../proposals/schemas";
 import type { AppEnv, RouteDeps } from "../types";
-import { getAddress, type Address, type Hex } from "viem";
-import type { EvmChain } from "../../chains/evm/chain";
-import { readBalances } from "../../chains/evm/balances";
+import type { ExplorerView } from "../../chains/port";
 import "./wallets-openapi";
 
 /** SPEC 7: `name is required`, a chain or mode message; anything else about the body is create_failed. */
@@ -100,36 +98,17 @@ export function walletAdminMount(services: Services) {
  * of a sandbox deployment resolve (production links point at Basescan). Public like any block explorer:
  * everything it shows is on the (local) chain for anyone to read.
  */
-export function sandboxExplorerRoutes(chain: EvmChain) {
+export function sandboxExplorerRoutes(view: ExplorerView) {
   const app = new Hono<AppEnv>();
   app.get("/tx/:hash", async (c) => {
-    const hash = c.req.param("hash");
-    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) return c.json({ error: "not_found" }, 404);
-    const [tx, receipt] = await Promise.all([chain.client.getTransaction({ hash: hash as Hex }).catch(() => null), chain.client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null)]);
+    const tx = await view.transaction(c.req.param("hash"));
     if (!tx) return c.json({ error: "not_found", message: "no such transaction on the sandbox chain" }, 404);
-    return c.json(
-      {
-        hash: tx.hash,
-        chain: chain.info.caip2,
-        status: receipt ? receipt.status : "pending",
-        blockNumber: receipt ? receipt.blockNumber.toString() : null,
-        from: getAddress(tx.from),
-        to: tx.to ? getAddress(tx.to) : null,
-        nonce: tx.nonce,
-        type: tx.type,
-        value: tx.value.toString(),
-        input: tx.input,
-        gasUsed: receipt ? receipt.gasUsed.toString() : null,
-        logs: receipt ? receipt.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })) : [],
-      },
-      200,
-    );
+    return c.json(tx, 200);
   });
   app.get("/address/:address", async (c) => {
-    const address = c.req.param("address");
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return c.json({ error: "not_found" }, 404);
-    const [balances, nonce, code] = await Promise.all([readBalances(chain, address as Address), chain.client.getTransactionCount({ address: address as Address }), chain.client.getCode({ address: address as Address })]);
-    return c.json({ address, chain: chain.info.caip2, nonce, code: code ?? "0x", balances }, 200);
+    const account = await view.account(c.req.param("address"));
+    if (!account) return c.json({ error: "not_found" }, 404);
+    return c.json(account, 200);
   });
   return app;
 }

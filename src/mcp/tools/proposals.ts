@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { ServiceError } from "../../lib/errors";
-import { simulationSummary } from "../../chains/evm/simulate";
+import { simulationSummary } from "../../chains/summary";
 import { NOTE_MAX, parseProposeBody } from "../../proposals/schemas";
 import type { ProposalResult } from "../../proposals/present";
 import { defineTool, type ToolContext } from "../types";

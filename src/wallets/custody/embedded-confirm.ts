@@ -21,11 +21,12 @@ import { HASH32_RE } from "../../lib/ids";
 import { ServiceError } from "../../lib/errors";
 import type { EvmChain } from "../../chains/evm/chain";
 import { lockWallet } from "../repo";
-import { requestHashOf, type EvmPayload } from "../../proposals/build";
+import { requestHashOf, type EvmPayload } from "../../chains/evm/plan";
+import { evmChainOf } from "../../chains/evm/adapter";
 import { invalidState } from "../../proposals/errors";
-import { settleFromReceipt, waitForReceipt } from "../../proposals/execute";
+import { settle } from "../../proposals/execute";
 import type { ProposalResult } from "../../proposals/present";
-import { result, simulateEvmProposal } from "../../proposals/propose";
+import { result, simulateProposal } from "../../proposals/propose";
 import { recheckAtConfirmation } from "../../proposals/owner";
 import { findProposal, lockProposal, transition } from "../../proposals/repo";
 import { ownerActionable, type ProposalStatus } from "../../proposals/state";
@@ -54,14 +55,15 @@ async function embeddedProposal(deps: ProposalsDeps, accountId: string, txId: st
   const row = await findProposal(deps.db, accountId, txId);
   const wallet = await deps.db.selectFrom("wallets").select(["id", "chain", "limits", "archived_at", "custody", "address"]).where("id", "=", row.wallet_id).executeTakeFirstOrThrow();
   if (wallet.custody !== "embedded") throw invalidState("this wallet's key is held by the service: confirm with “Confirm and send”");
-  const chain = deps.chains.evm(wallet.chain);
-  if (!chain) throw invalidState(`no ${wallet.chain} chain is configured on this deployment`);
-  return { row, wallet, chain, payload: row.payload as EvmPayload };
+  const adapter = deps.chains.forWallet(wallet.chain);
+  const chain = evmChainOf(adapter);
+  if (!adapter || !chain) throw invalidState(`no ${wallet.chain} chain is configured on this deployment`);
+  return { row, wallet, adapter, chain, payload: row.payload as EvmPayload };
 }
 
 export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, txId: string): Promise<Prepared> {
   const { db, clock } = deps;
-  const { row, wallet, chain, payload } = await embeddedProposal(deps, accountId, txId);
+  const { row, wallet, adapter, chain, payload } = await embeddedProposal(deps, accountId, txId);
   actionable(row, clock.now());
   if (wallet.archived_at) throw invalidState("the wallet is archived and cannot transact");
   if (requestHashOf(payload) !== row.request_hash) {
@@ -69,7 +71,7 @@ export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, tx
     return { status: "blocked", result: await result(deps, row.id) };
   }
   if (payload.delegate || payload.from.toLowerCase() !== wallet.address.toLowerCase()) throw invalidState("this proposal cannot be sent as one transaction from your wallet");
-  const sim = await simulateEvmProposal(deps, chain, { payload });
+  const sim = await simulateProposal(adapter, { id: wallet.id, address: wallet.address, chain: wallet.chain }, { payload });
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was handed to your wallet; try again");
   const pending = await chain.client.getTransactionCount({ address: payload.from, blockTag: "pending" });
 
@@ -78,7 +80,7 @@ export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, tx
     const p = await lockProposal(tx, row.id);
     const now = clock.now();
     actionable(p, now);
-    const lim = await recheckAtConfirmation(tx, p, w, { sim }, now);
+    const lim = await recheckAtConfirmation(tx, p, w, { sim, addresses: adapter.address }, now);
     if (!lim) return null;
     const until = new Date(Math.max(p.approval_expires_at?.getTime() ?? 0, now.getTime() + SIGNING_WINDOW_MS));
     await tx.updateTable("proposals").set({ simulation: JSON.stringify(sim), reserved_usd: lim.exposureUsd, cap_at: now, approval_expires_at: until, updated_at: now }).where("id", "=", p.id).execute();
@@ -126,7 +128,7 @@ export async function submitEmbedded(deps: ProposalsDeps, accountId: string, txI
   if (typeof rawHash !== "string" || !HASH32_RE.test(rawHash.trim())) throw new ServiceError("invalid_input", "invalid_input", "txHash must be 0x followed by 64 hex digits");
   const hash = rawHash.trim().toLowerCase() as Hex;
   const { db, clock, logger } = deps;
-  const { row, wallet, chain, payload } = await embeddedProposal(deps, accountId, txId);
+  const { row, wallet, adapter, chain, payload } = await embeddedProposal(deps, accountId, txId);
   if (row.tx_hash?.toLowerCase() === hash) return result(deps, row.id); // the same submission again
   const conf = await db.selectFrom("embedded_confirmations").selectAll().where("proposal_id", "=", row.id).executeTakeFirst();
   if (!conf) throw invalidState("press Confirm first: the transaction to send is prepared (re-simulated and re-checked) then");
@@ -147,8 +149,8 @@ export async function submitEmbedded(deps: ProposalsDeps, accountId: string, txI
     await t.updateTable("embedded_confirmations").set({ submitted_at: now, tx_hash: hash }).where("proposal_id", "=", p.id).execute();
   });
   logger.info({ proposalId: row.id, txHash: hash }, "embedded proposal sent by the owner's wallet; transaction matches");
-  const receipt = await waitForReceipt(chain, hash, chain.receiptTimeoutMs);
-  if (receipt) await settleFromReceipt(deps, row.id, receipt);
+  const final = await adapter.waitForFinal(hash, adapter.receiptTimeoutMs);
+  if (final) await settle(deps, row.id, hash, final);
   return result(deps, row.id);
 }
 
@@ -166,18 +168,15 @@ export async function reconcileEmbedded(deps: ProposalsDeps, opts: { minAgeMs: n
     .limit(200)
     .execute();
   for (const p of rows) {
-    const chain = deps.chains.evm(p.chain);
-    if (!chain || !p.tx_hash || p.nonce === null) continue;
-    const hash = p.tx_hash as Hex;
-    const receipt = await chain.client.getTransactionReceipt({ hash }).catch(() => null);
-    if (receipt) {
-      await settleFromReceipt(deps, p.id, receipt);
-      out[receipt.status === "success" ? "executed" : "failed"]++;
+    const adapter = deps.chains.forWallet(p.chain);
+    if (!adapter || !p.tx_hash || p.nonce === null) continue;
+    const found = await adapter.lookup({ hash: p.tx_hash, raw: "", address: p.address, sequence: p.nonce });
+    if (found.state === "succeeded" || found.state === "reverted") {
+      const settled = await settle(deps, p.id, p.tx_hash, found);
+      if (settled) out[settled]++;
       continue;
     }
-    if (await chain.client.getTransaction({ hash }).catch(() => null)) continue; // still pending
-    const mined = await chain.client.getTransactionCount({ address: p.address as Address, blockTag: "latest" });
-    if (mined > p.nonce) {
+    if (found.state === "dropped") {
       const error = "dropped or replaced: the wallet's nonce was used by another transaction and this one was never mined (a sped-up or cancelled transaction in your wallet is not recorded here)";
       if (await transition(deps.db, p.id, "executing", "failed", deps.clock.now(), { error })) out.failed++;
     }

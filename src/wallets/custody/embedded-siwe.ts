@@ -21,6 +21,7 @@ import type { Principal } from "../../accounts/principal";
 import { createFailed, createWallet, escrowUnconfigured } from "../create";
 import type { CreateWalletInput } from "../schemas";
 import type { WalletsDeps } from "../types";
+import { evmChainOf } from "../../chains/evm/adapter";
 import { EMBEDDED_KEY_REF, EMBEDDED_PROVIDER } from "./embedded";
 
 export const SIWE_TTL_MS = 10 * 60_000;
@@ -44,7 +45,7 @@ function nonce(): string {
 const refuse = (why: string) => createFailed(why);
 
 function expected(deps: WalletsDeps) {
-  const chain = deps.chains.evm("base");
+  const chain = evmChainOf(deps.chains.forWallet("base"));
   if (!chain) throw escrowUnconfigured();
   const url = new URL(deps.publicUrl);
   return { chain, domain: url.host, uri: `${deps.publicUrl}${CONNECT_PATH}`, scheme: url.protocol.slice(0, -1) };

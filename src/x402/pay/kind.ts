@@ -14,6 +14,7 @@
  *     signature could still submit it), then reconcile makes it `failed` ("expired unused: nothing moved").
  *     The resource's answer (status, up to 8,000 characters) is stored either way.
  */
+import { evmChainOf } from "../../chains/evm/adapter";
 import type { Address, Hex } from "viem";
 import type { SimulationReport } from "../../chains/evm/simulate";
 import { keccakCanonical } from "../../lib/hashing";
@@ -22,7 +23,7 @@ import { findProposal, lockProposal, transition, type ProposalRow } from "../../
 import { refusedByRules } from "../../proposals/rules-guard";
 import { effectiveStatus, type ProposalStatus } from "../../proposals/state";
 import type { ProposalKindHandler, ProposalsDeps } from "../../proposals/types";
-import type { KeyHandle, WalletSigner } from "../../wallets/custody/signer";
+import type { KeyHandle, WalletSigner } from "../../chains/evm/custody";
 import { lockWallet } from "../../wallets/repo";
 import { FetchFailed, FetchRefused, guardedFetch, type GuardedFetchOptions, type GuardedResponse } from "../../net/ssrf-fetch";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "../requirements";
@@ -83,7 +84,7 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
   /** Reads the outcome off the chain and moves the proposal; `res` null when no answer came. */
   async function settle(deps: ProposalsDeps, row: ProposalRow, pay: PaymentRow, res: GuardedResponse | null, failure: string | null): Promise<void> {
     const p = row.payload as X402Payload;
-    const chain = deps.chains.evm((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain);
+    const chain = evmChainOf(deps.chains.forWallet((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain));
     const nonce = pay.auth_nonce as Hex;
     let settlement: Record<string, unknown> | null = null;
     const header = res?.headers[PAYMENT_RESPONSE_HEADER.toLowerCase()];
@@ -174,7 +175,7 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
 
     async resimulate(deps, row) {
       const p = row.payload as X402Payload;
-      const chain = deps.chains.evm((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain);
+      const chain = evmChainOf(deps.chains.forWallet((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain));
       if (!chain) throw invalidState("this wallet's chain is not configured on this deployment");
       const blocked = (block: string): { simulation: SimulationReport; block: string } => ({ simulation: row.simulation as SimulationReport, block });
       let res: GuardedResponse;
@@ -217,7 +218,7 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
         const row = await findProposal(deps.db, null, id);
         const pay = (await findPayment(deps.db, id))!;
         const p = row.payload as X402Payload;
-        const chain = deps.chains.evm((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain);
+        const chain = evmChainOf(deps.chains.forWallet((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain));
         if (!chain) continue;
         const used = await authorizationUsed(chain, p.asset, p.from, pay.auth_nonce as Hex);
         const at = deps.clock.now();

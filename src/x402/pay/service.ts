@@ -9,6 +9,7 @@
  * (`custody: embedded`) wallet, a URL the SSRF guard refuses, a redirect, an answer that is not a 402 with
  * terms this wallet can pay, an invoice above `maxAmount`. An unreachable resource is 502 propose_failed.
  */
+import { evmChainOf } from "../../chains/evm/adapter";
 import { getAddress, type Address } from "viem";
 import type { Principal } from "../../accounts/principal";
 import { ServiceError } from "../../lib/errors";
@@ -17,7 +18,7 @@ import { proposeConflict, proposeFailed } from "../../proposals/errors";
 import type { ProposalResult } from "../../proposals/present";
 import type { ProposalsService } from "../../proposals/service";
 import { keccakCanonical } from "../../lib/hashing";
-import type { WalletSigner } from "../../wallets/custody/signer";
+import type { WalletSigner } from "../../chains/evm/custody";
 import { assertCanPayX402 } from "../../wallets/custody/embedded";
 import { findWallet } from "../../wallets/repo";
 import type { EscrowChains } from "../../wallets/types";
@@ -59,7 +60,7 @@ export function createX402PayService(o: X402PayOptions) {
     async pay(principal: Principal, req: PayRequest): Promise<PayResult> {
       const wallet = await findWallet(o.db, principal.accountId, req.wallet);
       if (wallet.archived_at) throw proposeConflict("the wallet is archived and cannot transact; an operator can unarchive it");
-      const chain = o.chains.evm(wallet.chain);
+      const chain = evmChainOf(o.chains.forWallet(wallet.chain));
       if (wallet.chain !== "base" && wallet.chain !== "ethereum") throw proposeFailed(`x402 payments from a wallet are available on EVM wallets only; this wallet is on ${wallet.chain}`);
       // Before any outbound request: a self-custodial wallet has no key here, a legacy safe wallet cannot transact.
       assertCanPayX402(wallet);

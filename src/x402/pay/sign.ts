@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { authorizationTypes } from "@x402/evm";
 import { getAddress, toHex, type Address, type Hex } from "viem";
 import type { PaymentPayload, PaymentRequirements, ResourceInfo } from "@x402/core/types";
-import type { KeyHandle, WalletSigner } from "../../wallets/custody/signer";
+import type { KeyHandle, WalletSigner } from "../../chains/evm/custody";
 import { X402_VERSION } from "../requirements";
 
 export const MAX_VALIDITY_SECONDS = 300;

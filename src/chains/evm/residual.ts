@@ -10,8 +10,8 @@
  * counts (the conservative reading).
  */
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, toHex, type Hex } from "viem";
-import type { EvmChain } from "../chains/evm/chain";
-import type { AssetChange, SimulationReport, SimulationTx } from "../chains/evm/simulate";
+import type { EvmChain } from "./chain";
+import type { AssetChange, SimulationReport, SimulationTx } from "./simulate";
 
 /** An asset change with the allowance an approval leaves after the transaction, when known. */
 export type ChangeWithResidual = AssetChange & { residualRaw?: string };

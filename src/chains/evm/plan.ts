@@ -11,15 +11,27 @@
  * batch executor the wallet delegates to (`delegate`): atomic on chain, all calls or none.
  */
 import { encodeFunctionData, getAddress, parseAbi, type Address, type Hex } from "viem";
-import { keccakCanonical } from "../lib/hashing";
-import { parseUnitsStrict } from "../lib/money";
-import type { EvmChain } from "../chains/evm/chain";
-import type { RawChange } from "../chains/evm/effects";
-import type { SimulationTx } from "../chains/evm/simulate";
-import { NATIVE } from "../chains/evm/tokens";
-import { BatchExecutorAbi } from "../sandbox/contracts";
-import { proposeFailed } from "./errors";
-import { toWei, type ProposalInput } from "./schemas";
+import { keccakCanonical } from "../../lib/hashing";
+import { parseUnitsStrict } from "../../lib/money";
+import type { EvmChain } from "./chain";
+import type { RawChange } from "./effects";
+import type { SimulationTx } from "./simulate";
+import { NATIVE } from "./tokens";
+import { evmAddressCodec } from "./codec";
+import { BatchExecutorAbi } from "../../sandbox/contracts";
+import { ChainInputError } from "../port";
+
+const proposeFailed = (message: string) => new ChainInputError(message);
+const toWei = (v: string | number | undefined): bigint => (v === undefined ? 0n : BigInt(v));
+/** Strict parse of an address field of the input (400 invalid_input naming the field when it fails). */
+const addr = (v: string, field: string): Address => evmAddressCodec.parse(v, field) as Address;
+
+/** The EVM kinds of SPEC 4.9 proposal inputs, as validated by proposals/schemas.ts. */
+type EvmTx = { to: string; value?: string | number; data?: string; from?: string; gas?: string | number; gasLimit?: string | number; gasPrice?: string | number; maxFeePerGas?: string | number; maxPriorityFeePerGas?: string | number };
+export type EvmInput =
+  | { kind: "transfer"; chain?: string; caip2?: string; transfer: { asset: string; amount: string; to: string } }
+  | { kind: "evm_transaction"; chain?: string; caip2?: string; transaction: EvmTx }
+  | { kind: "evm_calls"; chain?: string; caip2?: string; calls: { to: string; data?: string; value?: string | number }[] };
 
 export interface EvmPayload {
   v: 1;
@@ -51,7 +63,7 @@ export function simulationTxOf(p: EvmPayload): SimulationTx {
   return { from: p.from, to: p.to, value: BigInt(p.value), data: p.data, delegateTo: p.delegate };
 }
 
-const short = (a: string) => `${a.slice(0, 6)}...${a.slice(-4)}`;
+const short = (a: string) => evmAddressCodec.display(a);
 
 /** Chains a wallet accepts in `input.chain` / `input.caip2`. */
 const CHAIN_NAMES: Record<string, { names: string[]; caip2: string }> = {
@@ -71,7 +83,6 @@ export function checkChain(walletChain: string, input: { kind: string; chain?: s
   if (input.kind === "solana_transaction" || input.kind === "starknet_calls") {
     throw proposeFailed(`wrong chain: ${input.kind} cannot run on a ${walletChain} wallet`);
   }
-  if (input.kind === "x402_payment") throw proposeFailed("x402_payment is refused on this route; use the MCP tool escrow_pay_x402");
 }
 
 export function transferPayload(chain: EvmChain, from: Address, t: { asset: string; amount: string; to: string }): Omit<BuiltProposal, "kind" | "requestHash"> & { payload: EvmPayload } {
@@ -88,7 +99,7 @@ export function transferPayload(chain: EvmChain, from: Address, t: { asset: stri
     throw proposeFailed(`transfer.amount: ${(e as Error).message}`);
   }
   if (amount <= 0n) throw proposeFailed("transfer.amount must be greater than zero");
-  const to = getAddress(t.to.toLowerCase());
+  const to = addr(t.to, "input.transfer.to");
   const symbol = asset.kind === "native" ? "ETH" : asset.token.symbol;
   const declared: RawChange[] = [
     { direction: "out", assetType: asset.kind === "native" ? "native" : "erc20", changeType: "transfer", token: asset.kind === "native" ? NATIVE : asset.token.address.toLowerCase(), rawAmount: amount, counterparty: to, unlimited: false },
@@ -100,7 +111,7 @@ export function transferPayload(chain: EvmChain, from: Address, t: { asset: stri
   return { payload, summary: `transfer ${t.amount} ${symbol} to ${short(to)}`, declared };
 }
 
-export function buildEvmProposal(chain: EvmChain, wallet: { address: string; chain: string }, input: ProposalInput): BuiltProposal {
+export function buildEvmProposal(chain: EvmChain, wallet: { address: string; chain: string }, input: EvmInput): BuiltProposal {
   checkChain(wallet.chain, input);
   const from = getAddress(wallet.address.toLowerCase());
   const chainId = chain.info.chainId;
@@ -117,7 +128,7 @@ export function buildEvmProposal(chain: EvmChain, wallet: { address: string; cha
       }
       const value = toWei(tx.value);
       const data = (tx.data ?? "0x").toLowerCase() as Hex;
-      const to = getAddress(tx.to.toLowerCase());
+      const to = addr(tx.to, "input.transaction.to");
       const selector = data.length >= 10 ? ` calling ${data.slice(0, 10)}` : "";
       built = {
         payload: { v: 1, chainId, from, to, value: value.toString(), data, delegate: null },
@@ -128,7 +139,7 @@ export function buildEvmProposal(chain: EvmChain, wallet: { address: string; cha
     }
     case "evm_calls": {
       if (!chain.batchExecutor) throw proposeFailed("evm_calls are not available on this deployment: no EIP-7702 batch executor is configured for this chain");
-      const calls = input.calls.map((c) => ({ to: getAddress(c.to.toLowerCase()), value: toWei(c.value), data: (c.data ?? "0x").toLowerCase() as Hex }));
+      const calls = input.calls.map((c, i) => ({ to: addr(c.to, `input.calls.${i}.to`), value: toWei(c.value), data: (c.data ?? "0x").toLowerCase() as Hex }));
       const data = encodeFunctionData({ abi: BatchExecutorAbi, functionName: "execute", args: [calls] });
       built = {
         payload: { v: 1, chainId, from, to: from, value: "0", data, delegate: chain.batchExecutor },
