@@ -1420,6 +1420,7 @@ export interface operations {
                             asset: string;
                             /** @description Whole units, e.g. "2.5" USDC */
                             amount: string;
+                            /** @description An address of the wallet's chain: a 0x address (20 bytes hex; EIP-55 checksum when in mixed case) */
                             to: string;
                         };
                     } | {

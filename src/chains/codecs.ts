@@ -14,7 +14,7 @@ import { BASE_TOKENS, TokenRegistry } from "./evm/tokens";
 import { fixedPrices, type PriceSource } from "../pricing/source";
 
 const NO_PRICES: PriceSource = fixedPrices("none", {});
-import { ADDRESS_SHAPE_MESSAGE, looksLikeEvmAddress } from "./evm/address";
+import { ADDRESS_SHAPE_MESSAGE, evmAddressSchema, looksLikeEvmAddress } from "./evm/address";
 
 /** One entry per family: `looks` says the string is meant as this family's address (shape only). */
 export const FAMILY_CODECS: readonly { family: string; looks: (s: string) => boolean; codec: AddressCodec }[] = [
@@ -34,11 +34,17 @@ export const looksLikeAddress = (input: string): boolean => FAMILY_CODECS.some((
 
 /** The zod schema of an address field in a request: the string as sent, if some family accepts it. */
 export function addressSchema() {
-  return z.string().superRefine((s, ctx) => {
-    const p = addressProblem(s);
-    if (p) ctx.addIssue({ code: "custom", message: p });
-  });
+  return z
+    .string()
+    .superRefine((s, ctx) => {
+      const p = addressProblem(s);
+      if (p) ctx.addIssue({ code: "custom", message: p });
+    })
+    .describe(`An address of the wallet's chain: ${FAMILY_CODECS.map((f) => f.codec.describe).join("; or ")}`);
 }
+
+/** Address fields of the EVM-only input kinds (evm_transaction, evm_calls): 0x shape, EIP-55 on mixed case. */
+export const evmKindAddressSchema = () => evmAddressSchema();
 
 /** A field that takes a symbol or an address (asset, sell, buy): something shaped as an address must be a valid one. */
 export function symbolOrAddressSchema(max = 100) {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ServiceError } from "../lib/errors";
-import { addressSchema, symbolOrAddressSchema } from "../chains/codecs";
+import { addressSchema, evmKindAddressSchema, symbolOrAddressSchema } from "../chains/codecs";
 
 export const NOTE_MAX = 2000;
 export const MAX_BATCH_CALLS = 20;
@@ -13,6 +13,7 @@ export const MAX_BATCH_CALLS = 20;
 const MAX_DATA_HEX = 200_002;
 
 const address = addressSchema();
+const evmAddress = evmKindAddressSchema();
 const hexData = z
   .string()
   .regex(/^0x(?:[0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex bytes")
@@ -46,10 +47,10 @@ export const EvmTransactionInput = z.object({
   kind: z.literal("evm_transaction"),
   ...chainFields,
   transaction: z.object({
-    to: address,
+    to: evmAddress,
     value: weiValue.optional(),
     data: hexData.optional(),
-    from: address.optional(),
+    from: evmAddress.optional(),
     gas: weiValue.optional(),
     gasLimit: weiValue.optional(),
     gasPrice: weiValue.optional(),
@@ -58,7 +59,7 @@ export const EvmTransactionInput = z.object({
   }),
 });
 
-export const EvmCall = z.object({ to: address, data: hexData.optional(), value: weiValue.optional() });
+export const EvmCall = z.object({ to: evmAddress, data: hexData.optional(), value: weiValue.optional() });
 
 export const EvmCallsInput = z.object({
   kind: z.literal("evm_calls"),
