@@ -7,17 +7,31 @@ import { ACTION_FAMILIES } from "../venues/types";
  */
 export const ReferenceInput = z.object({ source: z.string().optional(), excerpt: z.string() });
 
+/**
+ * A Starknet multicall as the labelled cases and starknet.js write it: an array of calls, each naming its
+ * contract and entry point. It is the one native payload that is an array; any other array is refused
+ * before a credit is taken (docs/decisions.md).
+ */
+const isCall = (c: Record<string, unknown>) =>
+  ["contractAddress", "contract_address", "to"].some((k) => typeof c[k] === "string") && ["entrypoint", "entry_point", "entry_point_selector", "selector"].some((k) => typeof c[k] === "string");
+const NOT_AN_ARRAY = "must be a non-empty string or a JSON object; the only array accepted is a Starknet multicall (calls with contractAddress and entrypoint)";
+const MulticallAction = z
+  .array(z.record(z.string(), z.unknown()), { error: NOT_AN_ARRAY })
+  .min(1, { error: NOT_AN_ARRAY })
+  .max(64, { error: "a Starknet multicall has at most 64 calls" })
+  .refine((calls) => calls.every(isCall), { message: NOT_AN_ARRAY });
+
 export const VerifyRequest = z.object({
   intent: z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "intent is required" : "must be a string (the owner's rules in plain language)") })
     .refine((s) => s.trim().length > 0, { message: "intent is required" }).describe("The owner's rules, in plain language."),
   action: z
-    .union([z.string(), z.record(z.string(), z.unknown())], {
+    .union([z.string(), z.record(z.string(), z.unknown()), MulticallAction], {
       error: (iss) =>
         iss.input === undefined || iss.input === null
           ? "action is required"
           : Array.isArray(iss.input)
-            ? "must be a non-empty string or a JSON object, not an array (wrap a list, e.g. {\"calls\": [...]})"
+            ? NOT_AN_ARRAY
             : "must be a non-empty string or a JSON object",
     })
     .refine((a) => (typeof a === "string" ? a.trim().length > 0 : true), { message: "action is required" })

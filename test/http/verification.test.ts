@@ -81,7 +81,13 @@ describe("POST /api/v1/intent", () => {
     expect(a).toEqual({ error: "invalid_input", message: "intent: must be a string (the owner's rules in plain language)" });
     const b = await (await t.request("POST", "/api/v1/intent", { key: acct.apiKey, body: { intent: "rules", action: ["buy", "BTC"] } })).json();
     expect(b.error).toBe("invalid_input");
-    expect(b.message).toMatch(/^action: must be a non-empty string or a JSON object, not an array/);
+    expect(b.message).toMatch(/^action: must be a non-empty string or a JSON object; the only array accepted is a Starknet multicall/);
+    expect(await t.ledgerMismatches()).toEqual([]);
+    // A Starknet multicall (the native payload starknet.js and the labelled cases send) is judged, and charged.
+    const calls = [{ contractAddress: "0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d", entrypoint: "transfer", calldata: ["0x1", "0x64", "0x0"] }];
+    const c = await t.request("POST", "/api/v1/intent", { key: acct.apiKey, body: { intent: "Only send STRK.", action: calls } });
+    expect(c.status).toBe(201);
+    expect(await c.json()).toMatchObject({ venue: "starknet", creditsRemaining: 0 });
   });
 
   it("405 with Allow for a wrong method on a known route; 404 stays for unknown routes", async () => {

@@ -108,7 +108,7 @@ describe("verify_intent", () => {
 
   for (const [name, args, field] of [
     ["a numeric intent", { intent: 7, action: "buy 1 BTC" }, "intent: must be a string"],
-    ["an array action", { intent: "Only buy BTC.", action: [{ to: "0xabc" }] }, "action: must be a non-empty string or a JSON object, not an array"],
+    ["an array action", { intent: "Only buy BTC.", action: [{ to: "0xabc" }] }, "action: must be a non-empty string or a JSON object; the only array accepted is a Starknet multicall"],
   ] as const) {
     it(`isError invalid_input naming the field for ${name}, no credit charged`, async () => {
       const { client, key } = await account(3);
