@@ -286,7 +286,9 @@ export interface operations {
                     /** @description The proposed action: a plain-English string, or the venue's native payload as an object. */
                     action: string | {
                         [key: string]: unknown;
-                    };
+                    } | {
+                        [key: string]: unknown;
+                    }[];
                     /** @description Adapter selector (e.g. hyperliquid, evm, solana). Unknown values are ignored. */
                     venue?: string;
                     /** @description Facts for the judge (prices, positions, counters). `reference` {source?, excerpt} is shown as untrusted background. */
