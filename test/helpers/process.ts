@@ -34,7 +34,7 @@ export async function startService(env: Record<string, string>, opts: { waitHeal
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   const url = `http://127.0.0.1:${port}`;
   if (opts.waitHealthy !== false) {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 120_000; // generous: three sandbox chains start with the service on two busy cores
     let done = false;
     void exited.then(() => (done = true));
     while (!done) {
