@@ -7,13 +7,14 @@
  * hashes instead of viem's generic typed-data encoder. test/receipts/fast-signing.test.ts checks this equals
  * viem's hashTypedData for the same message.
  */
-import type { Hex } from "viem";
+import { hexToBytes, type Hex } from "viem";
 import type { ReceiptMessage } from "./sign";
 
 export type Keccak = (data: Uint8Array | string) => Hex;
 
 const strip = (h: Hex) => h.slice(2);
-const bytes = (hex: string) => Buffer.from(hex, "hex");
+// Buffer where there is one (the service's hot path); viem's decoder in the browser's receipt check.
+const bytes: (hex: string) => Uint8Array = typeof Buffer !== "undefined" ? (hex) => Buffer.from(hex, "hex") : (hex) => hexToBytes(`0x${hex}`);
 
 export function receiptDigester(keccak: Keccak) {
   const domainTypeHash = keccak("EIP712Domain(string name,string version)");
