@@ -419,7 +419,7 @@ describe("guide", () => {
   it("the OpenAPI document lists the top-up routes", async () => {
     const doc = (await (await t.request("GET", "/api/v1/openapi.json")).json()) as Json;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/credits/topup", "/api/v1/credits/topup/guide"]));
-    expect(Object.keys(doc.paths["/api/v1/credits/topup"].post.responses).sort()).toEqual(["200", "400", "401", "402", "404", "409", "502", "503"]);
+    expect(Object.keys(doc.paths["/api/v1/credits/topup"].post.responses).sort()).toEqual(["200", "400", "401", "402", "404", "409", "429", "502", "503"]);
   });
 });
 
