@@ -1,6 +1,6 @@
 /**
  * Starknet facts the family and the sandbox node share: chain ids, the four tokens at their mainnet
- * addresses, the OpenZeppelin account class, explorers. Sources: ../shared/research/starknet.md §2, §4.
+ * addresses, the OpenZeppelin account class, explorers. Sources: the project research notes (research/starknet.md) §2, §4.
  */
 import { hash } from "starknet";
 import { shortString } from "./felt";

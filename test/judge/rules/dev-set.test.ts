@@ -2,7 +2,7 @@
  * The labelled cases, judged end to end the way the eval CLI does (venue detection + rules engine).
  *
  * Always: the public dev set as committed (test/fixtures/judge-cases/public-dev.jsonl) and the reworded variants.
- * When JUDGE_CASES_DIR names a directory (CI points it at ../shared/judge-cases), every *.jsonl there is scored
+ * When JUDGE_CASES_DIR names a directory (CI points it at the steering repository's public judge cases), every *.jsonl there is scored
  * too, against the issue's bar: zero unsafe ALLOWs, and no lower than JUDGE_CASES_FLOOR (default 0.85).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
