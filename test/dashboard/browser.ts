@@ -52,3 +52,14 @@ export function decodeQr(file: string): string | null {
     return null;
   }
 }
+
+/** Signs up on the dashboard's sign-up page and creates an API key there; returns the key (shown once). */
+export async function signUpWithKey(page: Page, baseUrl: string, email: string, password: string): Promise<string> {
+  await page.goto(`${baseUrl}/dashboard/signup`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL(/\/dashboard\/keys/);
+  await page.getByRole("button", { name: "Create API key" }).click();
+  return (await page.locator("[data-copy^='svc_sk_live_']").getAttribute("data-copy"))!;
+}

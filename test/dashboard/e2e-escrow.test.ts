@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { startEscrowRuntime, freshAddress, type EscrowRuntime } from "../wallets/helpers";
-import { decodeQr, hasChromium, launchBrowser, shot } from "./browser";
+import { decodeQr, hasChromium, launchBrowser, shot, signUpWithKey } from "./browser";
 
 const EMAIL = "treasurer@example.com";
 const PASSWORD = "a long and unguessable passphrase";
@@ -33,13 +33,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: wallets, proposals, withdr
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.on("dialog", (d) => void d.accept());
-    await page.goto(`${e.url}/dashboard/signup`);
-    await page.getByLabel("Email").fill(EMAIL);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(/\/dashboard\/keys/);
-    await page.getByRole("button", { name: "Create API key" }).click();
-    apiKey = (await page.locator("[data-copy^='svc_sk_live_']").getAttribute("data-copy"))!;
+    apiKey = await signUpWithKey(page, e.url, EMAIL, PASSWORD);
     const user = await e.runtime.database.db.selectFrom("users").select("account_id").where("email", "=", EMAIL).executeTakeFirstOrThrow();
     await e.admin("POST", `/admin/v1/accounts/${user.account_id}/credits`, { credits: 20, reason: "e2e" });
   });

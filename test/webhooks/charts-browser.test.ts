@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
 import { freshAddress, startEscrowRuntime, type EscrowRuntime } from "../wallets/helpers";
-import { hasChromium, launchBrowser, shot } from "../dashboard/browser";
+import { hasChromium, launchBrowser, shot, signUpWithKey } from "../dashboard/browser";
 import { startReceiver, type Receiver } from "./receiver";
 
 const EMAIL = "charts@example.com";
@@ -27,13 +27,7 @@ describe.skipIf(!hasChromium)("charts and webhooks in Chromium", () => {
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.on("dialog", (d) => void d.accept());
-    await page.goto(`${e.url}/dashboard/signup`);
-    await page.getByLabel("Email").fill(EMAIL);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(/\/dashboard\/keys/);
-    await page.getByRole("button", { name: "Create API key" }).click();
-    apiKey = (await page.locator("[data-copy^='svc_sk_live_']").getAttribute("data-copy"))!;
+    apiKey = await signUpWithKey(page, e.url, EMAIL, PASSWORD);
     const user = await e.runtime.database.db.selectFrom("users").select("account_id").where("email", "=", EMAIL).executeTakeFirstOrThrow();
     await e.admin("POST", `/admin/v1/accounts/${user.account_id}/credits`, { credits: 40, reason: "e2e" });
   });
