@@ -7,7 +7,7 @@ import { prefixedId } from "../lib/ids";
 import { vetUrl } from "../net/ssrf-fetch";
 import { checkAddress, type AddressPolicy } from "../net/ssrf";
 import type { MasterKey } from "../wallets/custody/envelope";
-import { WebhookEndpointInput } from "./schemas";
+import { CreditsLowThreshold, WebhookEndpointInput } from "./schemas";
 import { newSecret, sealSecret } from "./signing";
 import type { WebhookEventType } from "./events";
 
@@ -221,7 +221,7 @@ export function createEndpointService(deps: EndpointDeps) {
     },
 
     async setCreditsLowThreshold(principal: Principal, threshold: number | null): Promise<void> {
-      if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > 1_000_000)) throw invalidInput("threshold must be a whole number of credits from 0 to 1,000,000");
+      if (!CreditsLowThreshold.safeParse(threshold).success) throw invalidInput("threshold must be a whole number of credits from 0 to 1,000,000");
       await db.updateTable("accounts").set({ credits_low_threshold: threshold }).where("id", "=", principal.accountId).execute();
     },
   };
