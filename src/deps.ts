@@ -53,6 +53,7 @@ import { topupMount } from "./http/routes/topup";
 import { sandboxAdminMount } from "./http/routes/sandbox-admin";
 import { createSandboxSelfService } from "./sandbox/self-service";
 import { solanaExplorerRoutes } from "./http/routes/solana-explorer";
+import { explorerHtmlPages } from "./dashboard/explorer-page";
 import { startSolana, type SolanaRuntime } from "./chains/solana/start";
 import { solanaExplorerView } from "./chains/solana/explorer-view";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
@@ -349,6 +350,8 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
         trading.mount,
+        // Before the explorer routes, so their JSON answers become readable pages for browsers.
+        (app) => void app.use("/sandbox/explorer/*", explorerHtmlPages()),
         (app) => void (solana?.sandbox && app.route("/sandbox/explorer/solana", solanaExplorerRoutes(solanaExplorerView(solana.adapter)))),
         (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(evmExplorerView(chain.base)))),
         topupMount(),

@@ -59,6 +59,20 @@ describe("autonomous execution", () => {
     expect(status.body).toEqual({ id: p.txId, status: "executed", verdict: "ALLOW", txHash: p.txHash, approvalUrl: null, explorerUrl: `http://arbiter.test/sandbox/explorer/tx/${p.txHash}` });
     const explorer = await t.json(await t.request("GET", new URL(status.body.explorerUrl).pathname));
     expect(explorer.body).toMatchObject({ hash: p.txHash, status: "success", from: w.address, to: USDC });
+    // A browser following the link gets a readable page of the same data, linking the accounts it names.
+    const browserAccept = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+    const page = await t.request("GET", new URL(status.body.explorerUrl).pathname, { headers: browserAccept });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).toContain(`<h1>Transaction</h1>`);
+    expect(html).toContain(`href="/sandbox/explorer/address/${w.address}"`);
+    expect(html).toContain(`href="/sandbox/explorer/tx/${p.txHash}?format=json"`);
+    const missing = await t.request("GET", `/sandbox/explorer/tx/0x${"ab".repeat(32)}`, { headers: browserAccept });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("No such transaction on this sandbox chain.");
+    const forcedJson = await t.request("GET", `${new URL(status.body.explorerUrl).pathname}?format=json`, { headers: browserAccept });
+    expect((await forcedJson.json()) as unknown).toMatchObject({ hash: p.txHash });
     const v = await t.json(await t.request("GET", `/api/v1/intent/${p.scanId}`, { key: a.apiKey }));
     expect(v.status).toBe(200);
     expect(v.body).toMatchObject({ id: p.scanId, verdict: "ALLOW", status: "COMPLETED" });
