@@ -194,7 +194,8 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     const reasoning = decision.reason ? `${decision.reason} (${simulation.error}); the judge said ${run.verdict ?? "nothing"}: ${judgeReason}` : judgeReason;
     await transition(db, id, "verifying", "blocked", now, { ...judged, reasoning: reasoning.slice(0, 2000) });
   } else if (decision.next === "awaiting_user") {
-    const reasoning = run.verdict === "ALLOW" ? `${judgeReason} (held for the owner: ${decision.reason})` : judgeReason || decision.reason;
+    // The reason it waits comes first (that is what the owner acts on); the judge's own words follow.
+    const reasoning = run.verdict === "ALLOW" ? `Held for the owner: ${decision.reason}. The judge allowed it: ${judgeReason}` : judgeReason || decision.reason;
     await transition(db, id, "verifying", "awaiting_user", now, { ...judged, reasoning: reasoning.slice(0, 2000), approval_expires_at: new Date(now.getTime() + deps.approvalWindowMs) });
   } else {
     await db.updateTable("proposals").set({ ...judged, reasoning: judgeReason.slice(0, 2000), updated_at: now }).where("id", "=", id).execute();

@@ -67,7 +67,7 @@ export function decide(i: DecisionInput): Decision {
   if (i.simulationStatus === "reverted") return { next: "blocked", reason: i.verdict === "BLOCK" ? null : "the simulation reverts: a transaction that reverts is never sent" };
   if (i.verdict === "BLOCK") return { next: "blocked", reason: null };
   if (i.verdict !== "ALLOW") return { next: "awaiting_user", reason: i.verdict === "ESCALATE" ? "the judge escalated this proposal to the owner" : "the judge gave no verdict; the owner decides" };
-  if (i.walletMode === "safe") return { next: "awaiting_user", reason: "safe wallet: every proposal waits for the owner" };
+  if (i.walletMode === "safe") return { next: "awaiting_user", reason: "this is a safe wallet, so every proposal waits for the owner's confirmation" };
   if (i.simulationStatus !== "clean") return { next: "awaiting_user", reason: "the simulation is unavailable, so the owner decides" };
   if (!i.limitsCheckable) return { next: "awaiting_user", reason: "the wallet limits could not be checked against the simulation (an asset has no USD price), so the owner decides" };
   if (!i.canSign) return { next: "awaiting_user", reason: "the service cannot sign this action itself, so the owner decides" };

@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)("self-custodial safe wallet in Chromium with an in
     expect(r.body).toMatchObject({ status: "awaiting_user", verdict: "ALLOW" });
     expect(r.body.scanId).toBeTruthy();
     expect(r.body.simulation.status).toBe("clean");
-    expect(r.body.reasoning).toMatch(/held for the owner/);
+    expect(r.body.reasoning).toMatch(/^Held for the owner: /);
 
     await page.goto(r.body.approvalUrl);
     expect(await page.getByRole("button", { name: "Confirm and send" }).count()).toBe(0);

@@ -135,7 +135,7 @@ describe("held proposals and the owner", () => {
     const bob = freshAddress();
     const r = await t.propose(a.apiKey, w.id, { kind: "transfer", transfer: { asset: "USDC", amount: "5", to: bob } });
     expect(r.body).toMatchObject({ status: "awaiting_user", verdict: "ALLOW", approvalUrl: `http://arbiter.test/dashboard/proposals/${r.body.txId}`, creditsRemaining: 4 });
-    expect(r.body.reasoning).toMatch(/held for the owner: safe wallet/);
+    expect(r.body.reasoning).toMatch(/^Held for the owner: this is a safe wallet, so every proposal waits for the owner's confirmation\. The judge allowed it: /);
     expect(new Date(r.body.approvalExpiresAt).getTime() - clock.now().getTime()).toBe(60 * 60_000);
     expect(r.body).not.toHaveProperty("txHash");
     expect(await t.usdcOf(bob)).toBe(0n);
