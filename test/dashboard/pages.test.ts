@@ -64,6 +64,25 @@ describe("account scoping", () => {
     expect(other.lastHtml).toContain("No verifications yet.");
   });
 
+  it("lists wallet-proposal verifications by what each proposal does, not by the wallet's shared mandate", async () => {
+    // Two runs as a wallet's proposals leave them: the same intent (the mandate), different actions.
+    const { db } = t.runtime.database;
+    const base = await db.selectFrom("verifications").selectAll().where("id", "=", verificationId).executeTakeFirstOrThrow();
+    const mandate = "Pay invoices from approved vendors only, up to 100 USDC each.";
+    for (const [i, summary] of ["transfer 15 USDC to 0x1111…1111", "transfer 40 USDC to 0x2222…2222"].entries()) {
+      await db
+        .insertInto("verifications")
+        .values({ ...base, id: `00000000-0000-4000-8000-00000000000${i}`, request_hash: `${base.request_hash.slice(0, -1)}${i}`, source: "proposal", intent: mandate, action: JSON.stringify({ kind: "transfer", summary }), anchor_batch_id: null, anchor_leaf_index: null })
+        .execute();
+    }
+    for (const page of ["/dashboard", "/dashboard/verifications"]) {
+      expect((await owner.get(page)).status).toBe(200);
+      expect(owner.lastHtml).toContain("Wallet proposal: transfer 15 USDC to 0x1111…1111");
+      expect(owner.lastHtml).toContain("Wallet proposal: transfer 40 USDC to 0x2222…2222");
+      expect(owner.lastHtml).not.toContain(mandate);
+    }
+  });
+
   it("revokes only the account's own keys", async () => {
     const key = await owner.createKey();
     const keyId = (await t.runtime.database.db.selectFrom("api_keys").select("id").where("prefix", "=", key.slice(0, 18)).executeTakeFirstOrThrow()).id;

@@ -11,6 +11,7 @@ const merge = (cur: Parameters<typeof mergeLimits>[0], p: Parameters<typeof merg
 import { qrMatrix } from "../../src/dashboard/qr";
 import { hashPassword, verifyPassword } from "../../src/dashboard/auth/password";
 import { describeUserAgent } from "../../src/dashboard/views/user-agent";
+import { verificationTitle } from "../../src/dashboard/views/format";
 
 describe("dashboard helpers", () => {
   it("shows a user agent as browser and system", () => {
@@ -20,6 +21,13 @@ describe("dashboard helpers", () => {
     expect(describeUserAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91")).toBe("Edge 120 on Windows");
     expect(describeUserAgent("Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0 Mobile Safari/537.36")).toBe("Chrome 119 on Android");
     expect(describeUserAgent(null)).toBe("unknown device");
+  });
+
+  it("titles a wallet proposal's verification by its action and any other by its intent", () => {
+    expect(verificationTitle({ source: "proposal", intent: "mandate", action: { summary: "transfer 5 USDC to 0xab…cd" } })).toBe("Wallet proposal: transfer 5 USDC to 0xab…cd");
+    expect(verificationTitle({ source: "api", intent: "Only pay Bob.", action: { summary: "ignored outside proposals" } })).toBe("Only pay Bob.");
+    expect(verificationTitle({ source: "proposal", intent: "mandate", action: "a string action" })).toBe("mandate");
+    expect(verificationTitle({ source: "proposal", intent: "x".repeat(200), action: {} }, 10)).toBe(`${"x".repeat(10)}…`);
   });
 
   it("redirects after sign-in only to dashboard paths", () => {

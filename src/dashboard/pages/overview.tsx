@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { Empty, Time, Verdict } from "../views/components";
-import { credits, usd } from "../views/format";
+import { credits, usd, verificationTitle } from "../views/format";
 import { render } from "../views/render";
 import { TraderState } from "./traders";
 import { escrowEnabled } from "../escrow";
@@ -81,7 +81,7 @@ export function overviewRoutes(deps: DashboardDeps) {
             <ul class="list">
               {recent.map((v) => (
                 <li>
-                  <Verdict v={v.verdict} /> <a href={`/dashboard/verifications/${v.id}`}>{v.intent.length > 90 ? `${v.intent.slice(0, 90)}…` : v.intent}</a>{" "}
+                  <Verdict v={v.verdict} /> <a href={`/dashboard/verifications/${v.id}`}>{verificationTitle(v, 90)}</a>{" "}
                   <span class="muted">
                     <Time d={v.created_at} />
                   </span>

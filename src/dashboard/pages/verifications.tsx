@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { Copy, Empty, Field, Notice, Time, Verdict } from "../views/components";
-import { pretty, short } from "../views/format";
+import { pretty, short, verificationTitle } from "../views/format";
 import { noticeFrom, render } from "../views/render";
 import { verifyReceiptServerSide } from "../receipt-check";
 import { checkInclusion } from "../../receipts/batch-tree";
@@ -43,7 +43,7 @@ function List(p: { rows: Row[]; q: string }) {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Verdict</th>
-                <th scope="col">Intent</th>
+                <th scope="col">What was checked</th>
                 <th scope="col">Venue</th>
                 <th scope="col">Source</th>
               </tr>
@@ -59,7 +59,7 @@ function List(p: { rows: Row[]; q: string }) {
                   <td>
                     <Verdict v={r.verdict} />
                   </td>
-                  <td class="clip">{r.intent.length > 120 ? `${r.intent.slice(0, 120)}…` : r.intent}</td>
+                  <td class="clip">{verificationTitle(r)}</td>
                   <td>{r.venue ?? <span class="muted">{r.mode}</span>}</td>
                   <td>{SOURCE_LABEL[r.source] ?? r.source}</td>
                 </tr>

@@ -46,3 +46,14 @@ export function remaining(until: Date | string, now: Date): string {
   if (min < 60) return `${min} min`;
   return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`;
 }
+
+/**
+ * How a verification reads in a list: what it checked. A wallet proposal's verification names what the
+ * proposal does ("transfer 15 USDC to 0x…"), since its intent is the wallet's mandate and would make every
+ * proposal of a wallet look the same; any other verification reads as its intent.
+ */
+export function verificationTitle(r: { intent: string; action: unknown; source: string }, max = 120): string {
+  const summary = r.source === "proposal" && r.action && typeof r.action === "object" && !Array.isArray(r.action) ? (r.action as { summary?: unknown }).summary : undefined;
+  const text = typeof summary === "string" && summary.trim() ? `Wallet proposal: ${summary.trim()}` : r.intent;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
