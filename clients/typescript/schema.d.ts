@@ -1686,7 +1686,7 @@ export interface operations {
         parameters: {
             query?: {
                 wallet?: string;
-                status?: "verifying" | "awaiting_user" | "executing" | "executed" | "failed" | "blocked" | "expired" | "rejected";
+                status?: "verifying" | "blocked" | "awaiting_user" | "executing" | "executed" | "failed" | "rejected" | "expired";
                 limit?: number;
             };
             header?: never;

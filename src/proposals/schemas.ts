@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ServiceError } from "../lib/errors";
 import { addressSchema, evmKindAddressSchema, symbolOrAddressSchema } from "../chains/codecs";
+import { PROPOSAL_STATUSES, PROPOSE_STATUSES } from "./state";
 
 export const NOTE_MAX = 2000;
 export const MAX_BATCH_CALLS = 20;
@@ -97,9 +98,13 @@ export const cutNote = (note: string | null | undefined): string | null => {
 
 export const toWei = (v: string | number | undefined): bigint => (v === undefined ? 0n : BigInt(v));
 
+/** Zod forms of the one status list (proposals/state.ts), for every transport's schema. */
+export const ProposalStatusSchema = z.enum(PROPOSAL_STATUSES);
+export const ProposeStatusSchema = z.enum(PROPOSE_STATUSES);
+
 export const ListProposalsQuery = z.object({
   wallet: z.string().max(100).optional(),
-  status: z.enum(["verifying", "awaiting_user", "executing", "executed", "failed", "blocked", "expired", "rejected"]).optional(),
+  status: ProposalStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export type ListProposalsQuery = z.infer<typeof ListProposalsQuery>;

@@ -16,11 +16,15 @@
  * `executing` means: the signed transaction is stored and has been (or is being) broadcast, and no
  * receipt has been seen yet. A restart reconciles it by hash (proposals/reconcile.ts).
  */
+/** The one list of proposal statuses: the zod enums (REST, MCP, OpenAPI), the db column type and the
+ * migration's CHECK constraint (test/db/schema-matches-migrations.test.ts) all derive from it. */
 export const PROPOSAL_STATUSES = ["verifying", "blocked", "awaiting_user", "executing", "executed", "failed", "rejected", "expired"] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
-/** Statuses a propose response may carry (SPEC 3). */
-export type ProposeStatus = "blocked" | "awaiting_user" | "executing" | "executed" | "failed";
+/** Statuses a propose response may carry (SPEC 3): never `verifying` (the call waits for the verdict),
+ * never `rejected`/`expired` (those need an owner or the clock after the response). */
+export const PROPOSE_STATUSES = ["blocked", "awaiting_user", "executing", "executed", "failed"] as const satisfies readonly ProposalStatus[];
+export type ProposeStatus = (typeof PROPOSE_STATUSES)[number];
 
 const TRANSITIONS: Record<ProposalStatus, readonly ProposalStatus[]> = {
   verifying: ["blocked", "awaiting_user", "executing", "failed"],

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { encodeFunctionData } from "viem";
+import { PROPOSAL_STATUSES } from "../../src/proposals/state";
 import { ERC20, freshAddress, startEscrowRuntime, USDC, type EscrowRuntime } from "../wallets/helpers";
 
 let t: EscrowRuntime;
@@ -44,6 +45,10 @@ describe("escrow MCP tools (SPEC 4.12)", () => {
     expect(byName.get("list_escrow_wallets")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get("get_escrow_transaction")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get("update_escrow_wallet")!.annotations).toMatchObject({ idempotentHint: true });
+    // One status list: the MCP filter offers every status, `rejected` included (its copy once lacked it).
+    const statusFilter = (byName.get("list_escrow_transactions")!.inputSchema.properties as Record<string, { enum?: string[] }>).status;
+    expect(statusFilter.enum).toEqual([...PROPOSAL_STATUSES]);
+    expect(statusFilter.enum).toContain("rejected");
     const conn = data(await call(c, "check_connection", {}));
     expect(conn.escrowTools).toBe(true);
   });
@@ -91,6 +96,7 @@ describe("escrow MCP tools (SPEC 4.12)", () => {
     expect(listed.transactions.map((x: { status: string }) => x.status)).toEqual(["blocked", "executed"]);
     expect(listed.transactions[1]).toMatchObject({ id: body.txId, walletId: w.id, verdict: "ALLOW", summary: expect.stringMatching(/^transfer 7 USDC to 0x/), explorerUrl: body.explorerUrl });
     expect(data(await call(c, "list_escrow_transactions", { status: "executed" })).transactions).toHaveLength(1);
+    expect(data(await call(c, "list_escrow_transactions", { status: "rejected" })).transactions).toEqual([]);
     const got = data(await call(c, "get_escrow_transaction", { id: body.txId }));
     expect(got).toMatchObject({ id: body.txId, walletId: w.id, status: "executed", verdict: "ALLOW", txHash: body.txHash, explorerUrl: body.explorerUrl, approvalUrl: null, error: null });
   });

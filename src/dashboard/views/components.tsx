@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import { isoOf, short, utc } from "./format";
+import type { ProposalStatus } from "../../proposals/state";
 
 export const CsrfField = (p: { token: string }) => <input type="hidden" name="_csrf" value={p.token} />;
 
@@ -47,7 +48,7 @@ const STATUS_CLASS: Record<string, string> = {
   failed: "s-bad",
   rejected: "s-muted",
   expired: "s-muted",
-};
+} satisfies Record<ProposalStatus, string>;
 
 export function Status(p: { s: string }) {
   return <span class={`status ${STATUS_CLASS[p.s] ?? ""}`}>{p.s === "awaiting_user" ? "awaiting you" : p.s.replace(/_/g, " ")}</span>;

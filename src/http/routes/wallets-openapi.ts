@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AUTH_ERRORS, errors, jsonBody, jsonResponse, openApiContributors } from "../openapi";
 import { CreateWalletRequest } from "../../wallets/schemas";
 import { LimitsInput } from "../../wallets/limits";
-import { ListProposalsQuery, ProposalInput } from "../../proposals/schemas";
+import { ListProposalsQuery, ProposalInput, ProposalStatusSchema, ProposeStatusSchema } from "../../proposals/schemas";
 
 const security: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }];
 const id = z.object({ id: z.string().describe("Wallet id (wal_...) or name") });
@@ -76,7 +76,7 @@ const Simulation = z.object({
 });
 const ProposalResult = z.object({
   txId: z.string(),
-  status: z.enum(["blocked", "awaiting_user", "executing", "executed", "failed"]),
+  status: ProposeStatusSchema,
   verdict: z.enum(["ALLOW", "BLOCK", "ESCALATE"]).nullable(),
   reasoning: z.string(),
   requestHash: z.string(),
@@ -92,7 +92,7 @@ const ProposalResult = z.object({
 });
 const ProposalStatus = z.object({
   id: z.string(),
-  status: z.enum(["verifying", "blocked", "awaiting_user", "executing", "executed", "failed", "rejected", "expired"]),
+  status: ProposalStatusSchema,
   verdict: z.enum(["ALLOW", "BLOCK", "ESCALATE"]).nullable(),
   txHash: z.string().nullable(),
   approvalUrl: z.string().nullable(),

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { ServiceError } from "../../lib/errors";
 import { simulationSummary } from "../../chains/summary";
-import { NOTE_MAX, parseProposeBody } from "../../proposals/schemas";
+import { NOTE_MAX, parseProposeBody, ProposalStatusSchema } from "../../proposals/schemas";
 import type { ProposalResult } from "../../proposals/present";
 import { defineTool, type ToolContext } from "../types";
 import { ok, short } from "../results";
@@ -47,7 +47,7 @@ const ExecuteInput = z.object({
 
 const ListInput = z.object({
   wallet: walletParam.optional().describe("Only this wallet's proposals (id or name)."),
-  status: z.enum(["verifying", "awaiting_user", "executing", "executed", "failed", "blocked", "expired"]).optional().describe("Only proposals in this status."),
+  status: ProposalStatusSchema.optional().describe("Only proposals in this status."),
   limit: z.number().int().min(1).max(50).optional().describe("1 to 50, default 20. Newest first."),
 });
 
