@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "pino";
-import { ServiceError, type ErrorKind } from "../lib/errors";
-import { isDatabaseUnavailable } from "../db/client";
+import type { ErrorKind } from "../lib/errors";
+import { classifyFailure } from "../lib/error-vocabulary";
 
 const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   invalid_input: 400,
@@ -21,30 +21,21 @@ const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
 export const statusOf = (kind: ErrorKind): ContentfulStatusCode => STATUS[kind];
 
 /**
- * The one place a thrown error becomes an HTTP response. ServiceErrors carry their SPEC body; anything
- * else is a bug: logged with its stack, answered as 500 without internals. `errorCode` lets a route family
- * whose SPEC uses one code for every failure (e.g. `propose_failed`) rename the body's `error`.
+ * The one place a thrown error becomes an HTTP response. What the error means comes from the shared
+ * vocabulary (src/lib/error-vocabulary.ts): ServiceErrors carry their SPEC body, a database outage is 503
+ * database_unavailable with Retry-After, anything else is a bug: logged with its stack, answered as 500
+ * without internals. `errorCode` lets a route family whose SPEC uses one code for every failure (e.g.
+ * `propose_failed`) rename the body's `error`.
  */
 export function errorResponse(c: Context, err: unknown, logger: Logger, errorCode?: string): Response {
-  if (err instanceof ServiceError) {
-    const body = err.body();
-    if (errorCode && err.kind !== "unauthenticated" && err.kind !== "not_found") {
-      body.error = errorCode;
-      body.message = err.detail ?? err.error;
-    }
-    if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-    return c.json(body, STATUS[err.kind]);
+  const { error, log } = classifyFailure(err);
+  if (log === "warn") logger.warn({ err: (err as Error).message, path: c.req.path }, error.error.replace(/_/g, " "));
+  else if (log === "error") logger.error({ err, path: c.req.path }, "unhandled error");
+  const body = error.body();
+  if (errorCode && error.kind !== "unauthenticated" && error.kind !== "not_found") {
+    body.error = errorCode;
+    body.message = error.detail ?? error.error;
   }
-  if ((err as { code?: unknown } | null)?.code === "22021") {
-    // A NUL character in a query parameter or header that reached a query: the client's input, not a bug.
-    return c.json({ error: errorCode ?? "invalid_input", message: "text must not contain NUL characters (U+0000)" }, 400);
-  }
-  if (isDatabaseUnavailable(err)) {
-    // Not a bug: the database dropped the connection (restart, failover). The pool reconnects; retry soon.
-    logger.warn({ err: (err as Error).message, path: c.req.path }, "database unavailable");
-    c.header("Retry-After", "1");
-    return c.json({ error: errorCode ?? "database_unavailable", message: "the database connection was lost; retry in a moment" }, 503);
-  }
-  logger.error({ err, path: c.req.path }, "unhandled error");
-  return c.json({ error: errorCode ?? "internal", message: "unexpected failure; nothing was charged twice, retry later" }, 500);
+  if (error.headers) for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
+  return c.json(body, STATUS[error.kind]);
 }

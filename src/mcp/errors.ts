@@ -1,24 +1,23 @@
 import type { Logger } from "pino";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ServiceError } from "../lib/errors";
+import { classifyFailure } from "../lib/error-vocabulary";
 import type { Scope } from "../accounts/principal";
 import { failure } from "./results";
 
 /**
- * The one place a thrown error becomes an MCP tool result (the counterpart of src/http/errors.ts).
- * SPEC 4.12/7: a failure is a result with `isError: true`, never a protocol error. The text starts with
- * the SPEC wire string (`intent is required`, `out_of_credits: ...`, `verification_failed: ...`,
- * `not found: ...`) and structuredContent carries the same body HTTP would send (e.g. `topup` terms).
+ * The one place a thrown error becomes an MCP tool result (the counterpart of src/http/errors.ts, from the
+ * same vocabulary: src/lib/error-vocabulary.ts). SPEC 4.12/7: a failure is a result with `isError: true`,
+ * never a protocol error. The text starts with the SPEC wire string (`intent is required`,
+ * `out_of_credits: ...`, `verification_failed: ...`, `not found: ...`, `database_unavailable: ...`) and
+ * structuredContent carries the same body HTTP would send (e.g. `topup` terms).
  */
 export function toolError(err: unknown, logger: Logger, tool: string): CallToolResult {
-  if (err instanceof ServiceError) {
-    const body = err.body();
-    const text = err.detail ? `${err.error}: ${err.detail}` : err.error;
-    // Extra fields (top-up terms) are worth showing to a person too, not only to a client reading JSON.
-    return failure(text, body, { json: err.extra !== undefined });
-  }
-  logger.error({ err, tool }, "unhandled error in MCP tool");
-  return failure("internal: unexpected failure; nothing was charged twice, retry later", { error: "internal", message: "unexpected failure; retry later" });
+  const { error, log } = classifyFailure(err);
+  if (log === "warn") logger.warn({ err: (err as Error).message, tool }, error.error.replace(/_/g, " "));
+  else if (log === "error") logger.error({ err, tool }, "unhandled error in MCP tool");
+  const text = error.detail ? `${error.error}: ${error.detail}` : error.error;
+  // Extra fields (top-up terms) are worth showing to a person too, not only to a client reading JSON.
+  return failure(text, error.body(), { json: error.extra !== undefined });
 }
 
 /**

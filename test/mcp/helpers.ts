@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RuntimeOverrides } from "../../src/deps";
 import { listen } from "../../src/server";
 import { freePort } from "../helpers/process";
 import { startTestRuntime } from "../helpers/runtime";
@@ -9,10 +10,10 @@ import { startTestRuntime } from "../helpers/runtime";
  * A real runtime served over real HTTP on a loopback port, with PUBLIC_URL set to that port so the
  * OAuth discovery documents it advertises can be fetched by the SDK's client helpers.
  */
-export async function startMcpRuntime(env: Record<string, string> = {}) {
+export async function startMcpRuntime(env: Record<string, string> = {}, overrides?: RuntimeOverrides) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const t = await startTestRuntime({ env: { PUBLIC_URL: url, SHUTDOWN_GRACE_MS: "1000", ...env } });
+  const t = await startTestRuntime({ env: { PUBLIC_URL: url, SHUTDOWN_GRACE_MS: "1000", ...env }, overrides });
   const server = await listen(t.runtime, { host: "127.0.0.1", port });
   const clients: Client[] = [];
 
