@@ -10,8 +10,13 @@
  *   transaction: `pg_try_advisory_xact_lock` on (namespace, key), released at commit or rollback, also when
  *   the process dies (its connection ends). False means another process holds it: skip.
  *
- * Used by verification recovery (src/verification/service.ts); meant for every sweep (proposals, top-ups,
- * receipt anchoring, webhook delivery). See docs/decisions.md "Background work is claimed in the database".
+ * - `keyClaimer`: work on one row that waits on the network (a chain lookup, a re-broadcast), so it must not
+ *   run inside a transaction that holds row locks: the advisory lock on the row's key is held by a
+ *   transaction left open while the work runs through the pool, and another process skips that key.
+ *
+ * Used by verification recovery (src/verification/service.ts), proposal reconcile (src/proposals/reconcile.ts)
+ * and the anchoring batcher; top-up recovery, anchoring steps and webhook delivery claim on leases instead.
+ * See docs/decisions.md "Background work is claimed in the database".
  */
 import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from "kysely";
 
@@ -46,3 +51,33 @@ export async function withAdvisoryLock<DB, T>(db: Kysely<DB>, namespace: string,
     return fn();
   });
 }
+
+/**
+ * Runs `fn` only if this process can take the advisory lock on (namespace, key) now, and holds it until fn
+ * ends; false when another process holds it (it is acting on that key: skip). The lock lives in a
+ * transaction that does nothing else, so fn's writes go through the pool and no row lock is held across
+ * fn's network waits. Costs one pool connection while fn runs; sweeps claim one key at a time.
+ */
+export type KeyClaimer = (namespace: string, key: string, fn: () => Promise<void>) => Promise<boolean>;
+
+/**
+ * `shared`: other processes may use this database (PostgreSQL). Alone on it (PGlite, held by the DATA_DIR
+ * lock, one session) there is nobody to exclude, and holding its only session open would stall fn's own
+ * queries: fn just runs.
+ */
+export function keyClaimer<DB>(db: Kysely<DB>, shared: boolean): KeyClaimer {
+  if (!shared)
+    return async (_namespace, _key, fn) => {
+      await fn();
+      return true;
+    };
+  return (namespace, key, fn) =>
+    db.transaction().execute(async (tx) => {
+      if (!(await tryAdvisoryLock(tx, namespace, key))) return false;
+      await fn();
+      return true;
+    });
+}
+
+/** The claimer for code that runs alone (tests, one-process tools): fn always runs. */
+export const unclaimed: KeyClaimer = keyClaimer(null as unknown as Kysely<unknown>, false);

@@ -1,7 +1,11 @@
 /**
  * Settling what a crash (or a slow chain) left open, at start-up and periodically. Safe to run from many
- * processes at once: every write is a guarded status change, and re-broadcasting stored bytes can never
- * send a second transaction.
+ * processes at once: each `executing` proposal is claimed (deps.claim: an advisory lock per proposal on
+ * PostgreSQL) for the whole of its lookup and settlement, so one process acts on it at a time and the others
+ * skip it; `verifying` rows are taken FOR UPDATE SKIP LOCKED; expiry is one guarded UPDATE. Underneath,
+ * every write is still a guarded status change, and re-broadcasting stored bytes never sends a second
+ * transaction. A row younger than `minAgeMs` (the sending request's lease: it waits that long for its own
+ * receipt) is left to its sender.
  *
  * - `executing`: the chain adapter looks up the stored hash (adapter.lookup). Final: executed or failed.
  *   Pending: wait. Dropped (provably never lands, e.g. the nonce was spent by another transaction):
@@ -13,6 +17,7 @@
  */
 import { failRejected, settle } from "./execute";
 import { transition } from "./repo";
+import { claimRows, unclaimed } from "../db/claim";
 import { reconcileEmbedded } from "../wallets/custody/embedded-confirm";
 import type { ProposalsDeps } from "./types";
 
@@ -42,38 +47,44 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
     .orderBy("proposals.updated_at")
     .limit(200)
     .execute();
+  const claim = deps.claim ?? unclaimed;
   for (const p of executing) {
     if (deps.kinds?.has(p.kind)) continue; // settled by the kind's own reconcile below
     if (p.custody === "embedded") continue; // settled by reconcileEmbedded below (no stored bytes)
     const chain = deps.chains.forWallet(p.chain);
     if (!chain || !p.tx_hash || !p.signed_tx) continue;
     const hash = p.tx_hash;
+    const signedTx = p.signed_tx;
     try {
-      const found = await chain.lookup({ hash, raw: p.signed_tx, address: p.address, sequence: p.nonce });
-      if (found.state === "succeeded" || found.state === "reverted") {
-        report[(await settle(deps, p.id, hash, found)) === "executed" ? "executed" : "failed"]++;
-        continue;
-      }
-      if (found.state === "pending") {
-        report.pending++;
-        continue;
-      }
-      if (found.state === "dropped") {
-        await transition(db, p.id, "executing", "failed", clock.now(), { error: found.reason });
-        report.failed++;
-        continue;
-      }
-      const out = await chain.broadcast({ raw: p.signed_tx, hash });
-      if (out.kind === "rejected") {
-        await failRejected(deps, { id: p.id, walletId: p.wallet_id, nonce: p.nonce }, out.reason);
-        report.failed++;
-      } else {
-        report.rebroadcast++;
-        logger.info({ proposalId: p.id, txHash: hash, outcome: out.kind }, "re-broadcast a stored transaction");
-        const final = opts.settleWaitMs ? await chain.waitForFinal(hash, opts.settleWaitMs) : null;
-        const settled = final ? await settle(deps, p.id, hash, final) : null;
-        if (settled) report[settled]++;
-      }
+      await claim("proposal", p.id, async () => {
+        // Claimed: re-read, another process may have settled it since the list was read.
+        const now = await db.selectFrom("proposals").select("status").where("id", "=", p.id).executeTakeFirst();
+        if (now?.status !== "executing") return;
+        const found = await chain.lookup({ hash, raw: signedTx, address: p.address, sequence: p.nonce });
+        if (found.state === "succeeded" || found.state === "reverted") {
+          report[(await settle(deps, p.id, hash, found)) === "executed" ? "executed" : "failed"]++;
+          return;
+        }
+        if (found.state === "pending") {
+          report.pending++;
+          return;
+        }
+        if (found.state === "dropped") {
+          if (await transition(db, p.id, "executing", "failed", clock.now(), { error: found.reason })) report.failed++;
+          return;
+        }
+        const out = await chain.broadcast({ raw: signedTx, hash });
+        if (out.kind === "rejected") {
+          await failRejected(deps, { id: p.id, walletId: p.wallet_id, nonce: p.nonce }, out.reason);
+          report.failed++;
+        } else {
+          report.rebroadcast++;
+          logger.info({ proposalId: p.id, txHash: hash, outcome: out.kind }, "re-broadcast a stored transaction");
+          const final = opts.settleWaitMs ? await chain.waitForFinal(hash, opts.settleWaitMs) : null;
+          const settled = final ? await settle(deps, p.id, hash, final) : null;
+          if (settled) report[settled]++;
+        }
+      });
     } catch (err) {
       logger.warn({ proposalId: p.id, err: (err as Error).message }, "reconcile: chain not readable; will retry");
     }
@@ -99,10 +110,17 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
   }
 
   const stale = new Date(now.getTime() - deps.staleVerifyingMs);
-  const interrupted = await db.selectFrom("proposals").select("id").where("status", "=", "verifying").where("updated_at", "<", stale).execute();
-  for (const p of interrupted) {
-    if (await transition(db, p.id, "verifying", "blocked", clock.now(), { error: "interrupted: the service stopped before this proposal was decided; nothing was signed", reasoning: "interrupted before a decision; nothing was signed" })) report.interrupted++;
-  }
+  report.interrupted = await claimRows(
+    db,
+    (tx) => tx.selectFrom("proposals").select("id").where("status", "=", "verifying").where("updated_at", "<", stale).limit(200),
+    async (tx, rows) => {
+      let n = 0;
+      for (const p of rows) {
+        if (await transition(tx, p.id, "verifying", "blocked", clock.now(), { error: "interrupted: the service stopped before this proposal was decided; nothing was signed", reasoning: "interrupted before a decision; nothing was signed" })) n++;
+      }
+      return n;
+    },
+  );
 
   report.expired = await expireHeld(deps);
   const changed = report.executed + report.failed + report.rebroadcast + report.interrupted + report.expired;
@@ -110,7 +128,11 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
   return report;
 }
 
-/** awaiting_user -> expired for every proposal past its window (the reservation is released with it). */
+/**
+ * awaiting_user -> expired for every proposal past its window (the reservation is released with it). One
+ * guarded UPDATE: two processes expiring at once each move a row at most once (the second re-checks the
+ * status after the first commits and skips it), so the proposal.expired event is recorded once.
+ */
 export async function expireHeld(deps: ProposalsDeps): Promise<number> {
   const now = deps.clock.now();
   const r = await deps.db

@@ -6,6 +6,7 @@ import type { KeyHandle } from "../chains/custody";
 import type { SimulationReport } from "../chains/types";
 import type { ProposalRow } from "./repo";
 import type { EscrowChains } from "../wallets/types";
+import type { KeyClaimer } from "../db/claim";
 
 export interface ProposalsDeps {
   db: Database;
@@ -18,6 +19,11 @@ export interface ProposalsDeps {
   approvalWindowMs: number;
   /** A proposal still `verifying` after this long was interrupted (crash during the judge run). */
   staleVerifyingMs: number;
+  /**
+   * Claims one proposal for a sweep step (src/db/claim.ts keyClaimer): on a database shared by several
+   * processes, the advisory lock on ("proposal", id); absent = run (one process).
+   */
+  claim?: KeyClaimer;
   /** Proposal kinds carried out other than by a chain adapter's transaction (x402 payments), by `kind`. */
   kinds?: Map<string, ProposalKindHandler>;
 }

@@ -15,6 +15,7 @@ import type { ProposalsDeps } from "../proposals/types";
 import { createWalletsService, type WalletsService } from "./service";
 import type { EscrowChains, WalletsDeps } from "./types";
 import { createEmbeddedCustody, type EmbeddedCustody } from "./custody/embedded-service";
+import { keyClaimer } from "../db/claim";
 
 export interface EscrowOptions {
   db: Database;
@@ -54,6 +55,8 @@ export function createEscrow(o: EscrowOptions): Escrow {
     publicUrl: o.publicUrl,
     approvalWindowMs: o.approvalWindowMinutes * 60_000,
     staleVerifyingMs: o.judgeTimeoutMs + 120_000,
+    // Several processes on one PostgreSQL: each sweep step on a proposal holds its advisory lock.
+    claim: keyClaimer(o.db, !o.exclusiveDatabase),
   };
   const proposals = createProposalsService(pdeps);
   const wdeps: WalletsDeps = {

@@ -25,6 +25,7 @@ import { requestHashOf, type EvmPayload } from "../../chains/evm/plan";
 import { evmChainOf } from "../../chains/evm/adapter";
 import { invalidState } from "../../proposals/errors";
 import { settle } from "../../proposals/execute";
+import { unclaimed } from "../../db/claim";
 import type { ProposalResult } from "../../proposals/present";
 import { result, simulateProposal } from "../../proposals/propose";
 import { recheckAtConfirmation } from "../../proposals/owner";
@@ -167,19 +168,27 @@ export async function reconcileEmbedded(deps: ProposalsDeps, opts: { minAgeMs: n
     .where("proposals.updated_at", "<=", cutoff)
     .limit(200)
     .execute();
+  const claim = deps.claim ?? unclaimed;
   for (const p of rows) {
     const adapter = deps.chains.forWallet(p.chain);
-    if (!adapter || !p.tx_hash || p.nonce === null) continue;
-    const found = await adapter.lookup({ hash: p.tx_hash, raw: "", address: p.address, sequence: p.nonce });
-    if (found.state === "succeeded" || found.state === "reverted") {
-      const settled = await settle(deps, p.id, p.tx_hash, found);
-      if (settled) out[settled]++;
-      continue;
-    }
-    if (found.state === "dropped") {
-      const error = "dropped or replaced: the wallet's nonce was used by another transaction and this one was never mined (a sped-up or cancelled transaction in your wallet is not recorded here)";
-      if (await transition(deps.db, p.id, "executing", "failed", deps.clock.now(), { error })) out.failed++;
-    }
+    const hash = p.tx_hash;
+    const nonce = p.nonce;
+    if (!adapter || !hash || nonce === null) continue;
+    // One process at a time per proposal (another sweeping process skips it); re-read once claimed.
+    await claim("proposal", p.id, async () => {
+      const now = await deps.db.selectFrom("proposals").select("status").where("id", "=", p.id).executeTakeFirst();
+      if (now?.status !== "executing") return;
+      const found = await adapter.lookup({ hash, raw: "", address: p.address, sequence: nonce });
+      if (found.state === "succeeded" || found.state === "reverted") {
+        const settled = await settle(deps, p.id, hash, found);
+        if (settled) out[settled]++;
+        return;
+      }
+      if (found.state === "dropped") {
+        const error = "dropped or replaced: the wallet's nonce was used by another transaction and this one was never mined (a sped-up or cancelled transaction in your wallet is not recorded here)";
+        if (await transition(deps.db, p.id, "executing", "failed", deps.clock.now(), { error })) out.failed++;
+      }
+    });
   }
   return out;
 }

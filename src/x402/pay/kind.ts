@@ -25,6 +25,7 @@ import { effectiveStatus, type ProposalStatus } from "../../proposals/state";
 import type { ProposalKindHandler, ProposalsDeps } from "../../proposals/types";
 import type { KeyHandle, WalletSigner } from "../../chains/evm/custody";
 import { lockWallet } from "../../wallets/repo";
+import { unclaimed } from "../../db/claim";
 import { FetchFailed, FetchRefused, guardedFetch, type GuardedFetchOptions, type GuardedResponse } from "../../net/ssrf-fetch";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "../requirements";
 import { authorizationUsed, declaredPayment, findSettlementTx, isSettlementOf } from "./onchain";
@@ -214,22 +215,27 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
         .limit(200)
         .execute();
       const out = { executed: 0, failed: 0 };
+      const claim = deps.claim ?? unclaimed;
       for (const { id } of rows) {
-        const row = await findProposal(deps.db, null, id);
-        const pay = (await findPayment(deps.db, id))!;
-        const p = row.payload as X402Payload;
-        const chain = evmChainOf(deps.chains.forWallet((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain));
-        if (!chain) continue;
-        const used = await authorizationUsed(chain, p.asset, p.from, pay.auth_nonce as Hex);
-        const at = deps.clock.now();
-        if (used) {
-          const txHash = await findSettlementTx(chain, p.asset, p.from, pay.auth_nonce as Hex);
-          if (await transition(deps.db, id, "executing", "executed", at, { cap_at: at, tx_hash: txHash, error: "settled on chain after the resource answered" })) out.executed++;
-          await markCompleted(deps.db, id, at);
-        } else if (used === false && pay.valid_before && Date.now() > new Date(pay.valid_before).getTime() + EXPIRY_MARGIN_MS) {
-          if (await transition(deps.db, id, "executing", "failed", at, { error: "the signed authorization expired unused: nothing moved" })) out.failed++;
-          await markCompleted(deps.db, id, at);
-        }
+        // One process at a time per proposal (another sweeping process skips it); read once claimed.
+        await claim("proposal", id, async () => {
+          const row = await findProposal(deps.db, null, id);
+          if (row.status !== "executing") return;
+          const pay = (await findPayment(deps.db, id))!;
+          const p = row.payload as X402Payload;
+          const chain = evmChainOf(deps.chains.forWallet((await deps.db.selectFrom("wallets").select("chain").where("id", "=", row.wallet_id).executeTakeFirstOrThrow()).chain));
+          if (!chain) return;
+          const used = await authorizationUsed(chain, p.asset, p.from, pay.auth_nonce as Hex);
+          const at = deps.clock.now();
+          if (used) {
+            const txHash = await findSettlementTx(chain, p.asset, p.from, pay.auth_nonce as Hex);
+            if (await transition(deps.db, id, "executing", "executed", at, { cap_at: at, tx_hash: txHash, error: "settled on chain after the resource answered" })) out.executed++;
+            await markCompleted(deps.db, id, at);
+          } else if (used === false && pay.valid_before && Date.now() > new Date(pay.valid_before).getTime() + EXPIRY_MARGIN_MS) {
+            if (await transition(deps.db, id, "executing", "failed", at, { error: "the signed authorization expired unused: nothing moved" })) out.failed++;
+            await markCompleted(deps.db, id, at);
+          }
+        });
       }
       return out;
     },

@@ -1,0 +1,23 @@
+import { it } from "vitest";
+import { startTestRuntime } from "./helpers/runtime";
+it("count", async () => {
+  const t = await startTestRuntime({ env: { RATE_LIMIT_PER_MINUTE: "0", JUDGE_PROVIDER: "rules" } });
+  const a = await t.createAccount(500);
+  const ex = t.runtime.database.db.getExecutor() as any;
+  const orig = ex.executeQuery.bind(ex);
+  const seen: string[] = [];
+  ex.executeQuery = (q: any, id: any) => { seen.push(q.sql.slice(0, 100)); return orig(q, id); };
+  const p = t.runtime.database.pipelined!;
+  (t.runtime.database as any).pipelined = (q: any, o: any) => { seen.push("P " + q.sql.slice(0, 100)); return p(q, o); };
+  const body = { intent: "Only buy BTC.", action: "buy 0.1 BTC" };
+  const r = await Promise.all(Array.from({ length: 40 }, () => t.request("POST", "/api/v1/intent", { key: a.apiKey, body })));
+  console.log("statuses", r.map((x) => x.status).join(","));
+  seen.length = 0;
+  for (let i = 0; i < 5; i++) await t.request("GET", "/api/v1/credits", { key: a.apiKey });
+  console.log("right after:\n" + seen.join("\n"));
+  seen.length = 0;
+  await new Promise((r) => setTimeout(r, 3000));
+  for (let i = 0; i < 5; i++) await t.request("GET", "/api/v1/credits", { key: a.apiKey });
+  console.log("3s later:\n" + seen.join("\n"));
+  await t.close();
+}, 120000);
