@@ -4,7 +4,7 @@ import type { Metrics } from "../observability/metrics";
 import type { Services } from "../services";
 import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
-import { rateLimit } from "./rate-limit";
+import { deferredRateLimit, rateLimit } from "./rate-limit";
 import type { RateLimiter } from "../rate-limits/types";
 import { clientAddress, type TrustedProxies } from "./client-ip";
 import { bodyLimit } from "./body-limit";
@@ -65,9 +65,10 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     await next();
   });
   if (opts.rateLimit?.perMinute) {
-    const limited = rateLimit({ ...opts.rateLimit, logger, onStoreError: () => metrics.rateLimitStoreErrors.inc() });
-    app.use("/api/v1/*", limited);
-    app.use("/api/mcp", limited);
+    const limit = { ...opts.rateLimit, logger, onStoreError: () => metrics.rateLimitStoreErrors.inc() };
+    app.use("/api/v1/*", rateLimit(limit));
+    // GET/DELETE on /api/mcp (405) count one token; a POST counts one per JSON-RPC call, in the route.
+    app.use("/api/mcp", async (c, next) => (c.req.method === "POST" ? deferredRateLimit(limit)(c, next) : rateLimit(limit)(c, next)));
   }
   app.use(
     "*",

@@ -38,11 +38,31 @@ export function bucketKey(c: Context): string | null {
 
 /** Takes `n` tokens from the request's bucket; throws 429 `rate_limited` when they are not there. */
 export async function takeTokens(c: Context, opts: RateLimitOptions, n = 1): Promise<void> {
+  const d = await takeUpTo(c, opts, n, false);
+  if (d.granted < n) throw rateLimited(opts, d.retryAfterSeconds);
+}
+
+/** A request's share of its credential's budget: `granted` of the `n` asked for (n when not limited). */
+export interface RateShare {
+  granted: number;
+  /** When `granted < n`: whole seconds until one more token is back. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Takes up to `n` tokens (`partial`) or exactly `n` (all or nothing). A partial take asks for all `n`, and
+ * when they are not there, for the whole tokens the bucket said it still holds (a concurrent take may have
+ * spent them meanwhile: then none is granted). A credential-less request or a store outage is granted all.
+ */
+export async function takeUpTo(c: Context, opts: RateLimitOptions, n: number, partial = true): Promise<RateShare> {
   const key = bucketKey(c);
-  if (!key) return;
-  let d;
+  if (!key || n <= 0) return { granted: n, retryAfterSeconds: 0 };
   try {
-    d = await opts.limiter.take(key, n);
+    const d = await opts.limiter.take(key, n);
+    if (d.ok) return { granted: n, retryAfterSeconds: 0 };
+    if (!partial || d.available < 1) return { granted: 0, retryAfterSeconds: d.retryAfterSeconds };
+    const some = await opts.limiter.take(key, d.available);
+    return { granted: some.ok ? d.available : 0, retryAfterSeconds: d.retryAfterSeconds };
   } catch (err) {
     opts.onStoreError?.();
     const now = Date.now();
@@ -50,20 +70,40 @@ export async function takeTokens(c: Context, opts: RateLimitOptions, n = 1): Pro
       lastLogged = now;
       opts.logger?.warn({ err, store: opts.limiter.store }, "rate limiter store unavailable: requests are not limited until it answers");
     }
-    return;
+    return { granted: n, retryAfterSeconds: 0 };
   }
-  if (!d.ok) {
-    const burst = Math.max(1, opts.burst || opts.perMinute);
-    throw new ServiceError("rate_limited", "rate_limited", `too many requests for this credential: the limit is ${opts.perMinute} per minute with bursts of ${burst}; retry after ${d.retryAfterSeconds} s`, {
-      headers: { "Retry-After": String(d.retryAfterSeconds) },
-    });
-  }
+}
+
+/** The message every refusal carries (HTTP 429 body, MCP JSON-RPC error). */
+export function rateLimitedMessage(opts: Pick<RateLimitOptions, "perMinute" | "burst">, retryAfterSeconds: number): string {
+  const burst = Math.max(1, opts.burst || opts.perMinute);
+  return `too many requests for this credential: the limit is ${opts.perMinute} per minute with bursts of ${burst}; retry after ${retryAfterSeconds} s`;
+}
+
+function rateLimited(opts: RateLimitOptions, retryAfterSeconds: number) {
+  return new ServiceError("rate_limited", "rate_limited", rateLimitedMessage(opts, retryAfterSeconds), {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
 }
 let lastLogged = 0;
 
 export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await takeTokens(c, opts);
+    await next();
+  };
+}
+
+/**
+ * For POST /api/mcp: nothing is taken here; the route counts the JSON-RPC calls in the body and takes one
+ * token per call through `c.var.rateShare` (a batch of 100 calls costs 100, issue 18). Absent = not limited.
+ */
+export function deferredRateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("rateShare", async (n: number) => {
+      const share = await takeUpTo(c, opts, n);
+      return { ...share, message: share.granted < n ? rateLimitedMessage(opts, share.retryAfterSeconds) : "" };
+    });
     await next();
   };
 }

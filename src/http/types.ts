@@ -5,6 +5,8 @@ import type { Services } from "../services";
 export interface AppEnv {
   Variables: {
     principal: Principal;
+    /** Set on /api/mcp when rate limiting is on: takes up to `n` tokens (src/http/rate-limit.ts). */
+    rateShare?: (n: number) => Promise<{ granted: number; retryAfterSeconds: number; message: string }>;
   };
 }
 

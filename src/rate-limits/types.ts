@@ -3,7 +3,7 @@
  * `n` tokens is all or nothing (an MCP batch counts one token per JSON-RPC call, taken at once); `n` should
  * not exceed the capacity, which could never grant it.
  */
-export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number; available: number };
 
 export interface RateLimiter {
   /** `memory` answers from this process; `postgres` and `redis` are shared by every process using them. */
@@ -27,5 +27,7 @@ export function bucketShape(o: BucketShape) {
 export function decision(granted: boolean, tokens: number, n: number, perMs: number, capacity: number): RateDecision {
   if (granted) return { ok: true, remaining: Math.floor(tokens) };
   const missing = Math.min(n, capacity) - tokens;
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / perMs / 1000)) };
+  // `available`: whole tokens still in the bucket (untouched by the refused take), so a caller that can use
+  // fewer than `n` (an MCP batch serving its first calls) can ask for exactly those.
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / perMs / 1000)), available: Math.max(0, Math.floor(tokens)) };
 }

@@ -12,7 +12,7 @@ describe("token bucket", () => {
     let now = 0;
     const l = createRateLimiter({ perMinute: 60, burst: 3, now: () => now });
     expect([l.take("a"), l.take("a"), l.take("a")].every((d) => d.ok)).toBe(true);
-    expect(l.take("a")).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(l.take("a")).toEqual({ ok: false, retryAfterSeconds: 1, available: 0 });
     expect(l.take("b").ok).toBe(true); // another key has its own bucket
     now += 1000;
     expect(l.take("a").ok).toBe(true);
@@ -26,9 +26,9 @@ describe("token bucket", () => {
     let now = 0;
     const l = createRateLimiter({ perMinute: 2, burst: 1, now: () => now });
     expect(l.take("k").ok).toBe(true);
-    expect(l.take("k")).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(l.take("k")).toEqual({ ok: false, retryAfterSeconds: 30, available: 0 });
     now += 29_000;
-    expect(l.take("k")).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(l.take("k")).toEqual({ ok: false, retryAfterSeconds: 1, available: 0 });
   });
 
   it("keeps memory bounded under many distinct keys", () => {
