@@ -12,6 +12,7 @@ import { evmAddressCodec } from "./evm/codec";
 import { evmAssets, evmFeeNeeds } from "./evm/adapter";
 import { BASE_TOKENS, TokenRegistry } from "./evm/tokens";
 import { fixedPrices, type PriceSource } from "../pricing/source";
+import { starknetAddressCodec } from "./starknet/codec";
 
 const NO_PRICES: PriceSource = fixedPrices("none", {});
 import { ADDRESS_SHAPE_MESSAGE, evmAddressSchema, looksLikeEvmAddress } from "./evm/address";
@@ -19,6 +20,10 @@ import { ADDRESS_SHAPE_MESSAGE, evmAddressSchema, looksLikeEvmAddress } from "./
 /** One entry per family: `looks` says the string is meant as this family's address (shape only). */
 export const FAMILY_CODECS: readonly { family: string; looks: (s: string) => boolean; codec: AddressCodec }[] = [
   { family: "evm", looks: looksLikeEvmAddress, codec: evmAddressCodec },
+  // A felt: 0x + 1 to 64 hex digits, or a long decimal. Exactly 40 hex digits is the EVM shape, judged by the EVM
+  // rules alone here (a mistyped EIP-55 checksum must not slip through as a felt); the Starknet codec still
+  // accepts such an address when a Starknet wallet plans it.
+  { family: "starknet", looks: (s) => (/^0x[0-9a-fA-F]{1,64}$/.test(s) && !looksLikeEvmAddress(s)) || /^[0-9]{10,78}$/.test(s), codec: starknetAddressCodec },
 ];
 
 /** Null when some family accepts the address, else the most specific reason (a family whose shape it has). */
