@@ -122,6 +122,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bleave\s+([^.;:!?]{1,80}?)\s+(?:alone|untouched|as (?:it is|they are))\b/gi, (_m, what: string) => `never touch ${what}`);
   // "no transfers of any kind": the qualifier only stresses the prohibition.
   s = s.replace(/,?\s+of\s+any\s+(?:kind|sort|type|description)\b|,?\s+whatsoever\b|,?\s+(?:under|in)\s+(?:any|no)\s+circumstances?\b/gi, "");
+  // "no token approvals, zero exceptions", "never, no matter what": emphasis, not a second rule.
+  s = s.replace(/[,;:(\s-]+\s*(?:(?:zero|no)\s+exceptions?|without\s+(?:any\s+)?exceptions?|no\s+matter\s+what|no\s+ifs(?:,)?\s+(?:and|or)\s+buts|full\s+stop|period)\s*\)?(?=\s*(?:[.;!\n]|$))/gi, "");
   // "Flag anything over $10k for review" asks for a human above the figure: "anything over $10k needs review".
   s = s.replace(/\bflag\s+([^.;:!?]{1,60}?)\s+for\s+(?:(?:a\s+)?human\s+)?(review|approval|sign[- ]?off)\b/gi, (_m, what: string, why: string) => `${what} needs ${why}`);
   // "ETH-USD perp", "BTC-PERP": the market of one asset.

@@ -118,11 +118,14 @@ describe("margin mode and exits", () => {
     expect(verdict(I, lev(false))).toBe("BLOCK");
   });
 
-  it("'exits must be r=true': a sell that closes a long without reduce-only is blocked, unknown positions escalate", () => {
+  it("'exits must be r=true': a sell that closes a long without reduce-only is blocked; with no positions a buy is an entry, a sell escalates", () => {
     const I = "Hyperliquid ETH perps only. exits must be r=true.";
     const sell = orderFacts({ asset: "ETH", side: "sell", size: 0.4, price: 3000, notionalUsd: 1200 });
     expect(verdict(I, sell, { positions: { ETH: { szi: "0.4" } } })).toBe("BLOCK");
     expect(verdict(I, sell, { positions: {} })).toBe("ALLOW");
     expect(verdict(I, sell, {})).toBe("ESCALATE");
+    expect(verdict(I, orderFacts({ asset: "ETH", side: "buy", size: 0.4, price: 3000, notionalUsd: 1200 }), {})).toBe("ALLOW");
+    expect(verdict(I, sell, { positions: [{ coin: "ETH", szi: "0.4" }] })).toBe("ESCALATE");
+    expect(verdict(I, orderFacts({ asset: "ETH", side: "buy", size: 0.4, price: 3000, notionalUsd: 1200 }), { positions: { ETH: { szi: "-0.4" } } })).toBe("BLOCK");
   });
 });

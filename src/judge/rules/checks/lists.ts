@@ -109,8 +109,12 @@ function topicMatch(topic: string, question: string): boolean {
 
 const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
 
-/** Entries of a context list marked as not in good standing ({"status": "jailed"}): listed, but not plainly allowed. */
-const BAD_STATUS = /^(?:jailed|inactive|disabled|paused|suspended|deprecated|revoked|frozen|blocked|removed|retired|compromised|pending|unverified)$/i;
+/**
+ * Entries of a context list whose status is not plainly good ({"status": "jailed"}, "jailed since 2026-02-16",
+ * "paused pending review"): listed, but not plainly allowed. A status is good only when it says so in one word;
+ * any other wording is for a human to read.
+ */
+const GOOD_STATUS = /^(?:active|ok|okay|approved|enabled|live|healthy|verified|current|allowed|good|online)\.?$/i;
 
 function flaggedIn(c: ListC, ctx: Ctx): Map<string, string> {
   const out = new Map<string, string>();
@@ -121,7 +125,7 @@ function flaggedIn(c: ListC, ctx: Ctx): Map<string, string> {
       if (!x || typeof x !== "object") continue;
       const r = x as Record<string, unknown>;
       const status = [r.status, r.state].find((s) => typeof s === "string") as string | undefined;
-      if ((status && BAD_STATUS.test(status.trim())) || r.active === false || r.enabled === false || r.jailed === true)
+      if ((status && !GOOD_STATUS.test(status.trim())) || r.active === false || r.enabled === false || r.jailed === true)
         out.set(c.dim === "recipient" || c.dim === "spender" || c.dim === "contract" ? normAddr(k) : k.toLowerCase(), status ?? "inactive");
     }
   }

@@ -51,9 +51,22 @@ export function checkReduceOnly(c: Extract<Constraint, { kind: "reduce_only" }>,
   for (const o of view.orders) {
     if (o.reduceOnly || o.marketType === "prediction") continue;
     if (c.appliesTo === "exits") {
-      // Whether this order closes a position is a fact from context.positions; without it, a human decides.
-      if (!o.asset || !ctx || typeof ctx.positions !== "object" || ctx.positions === null) {
+      // Whether this order closes a position is a fact from context.positions. Without any positions, a buy is read
+      // as an entry (a short to cover would have to be shown), but a sell may be the exit of a long nobody listed:
+      // a human decides. This is how the labelled sets read "exits must be reduce-only".
+      if (!o.asset) {
+        out.push({ type: "unknown", message: `The order's asset is unknown, so whether it closes a position (and must then be reduce-only, "${c.rule}") is unknown.` });
+        continue;
+      }
+      const all = ctx?.positions;
+      if ((all === undefined || all === null) && o.side !== "buy") {
         out.push({ type: "unknown", message: `The context gives no positions, so whether the ${desc(o)} order closes one (and must then be reduce-only, "${c.rule}") is unknown.` });
+        continue;
+      }
+      const entry = all && typeof all === "object" && !Array.isArray(all) ? (all as Record<string, unknown>)[o.asset] : undefined;
+      const readable = all === undefined || all === null || (typeof all === "object" && !Array.isArray(all) && (entry === undefined || positionSize(o.asset, ctx) !== null));
+      if (!readable) {
+        out.push({ type: "unknown", message: `The context's positions cannot be read for ${o.asset}, so whether the ${desc(o)} order closes one (and must then be reduce-only, "${c.rule}") is unknown.` });
         continue;
       }
       const pos = positionSize(o.asset, ctx) ?? 0;

@@ -32,7 +32,7 @@ const VERBS: Verb[] = [
   { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
-  { re: /\bundelegat\w*|\bunstak\w*|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
+  { re: /\bundelegat\w*|\bunstak\w*|\bout\s+of\s+(?:staking|stake|the\s+validators?)\b|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
   { re: /\bdelegat\w*/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
   { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake", "delegate"], neg: ["stake", "delegate"], listy: false, label: "staking" },
   { re: /\bunwrap\w*/gi, pos: ["unwrap"], neg: ["unwrap"], listy: false, label: "unwrapping" },
@@ -171,7 +171,25 @@ function marginDirection(text: string): "add" | "remove" | undefined {
 }
 
 const QUALIFIER_RE =
-  /\b(?:usd|usdc|spot|perps?|native|external|outbound|outgoing|on-?chain|off-?chain|direct|manual|cross-chain|third-party)(?:\s*\/\s*(?:usd|usdc|spot|perps?|native|external|on-?chain|off-?chain))*\b(?=\s+[a-z]|\s*$)/gi;
+  /\b(?:usd|usdc|spot|perps?|native|external|outbound|outgoing|on-?chain|off-?chain|direct|manual|cross-chain|third-party|internal|nfts?|erc-?(?:20|721|1155)|class)(?:\s*[-/]\s*(?:to-)?(?:usd|usdc|spot|perps?|native|external|on-?chain|off-?chain|class))*\b(?=\s+[a-z]|\s*$)/gi;
+
+/**
+ * In a prohibition that names its activities, words that only place the activity ("on this account", "out of the
+ * wallet") or say who starts it ("initiate", "carry out", "pulling"): reading past them forbids more, never less.
+ * A word that could narrow the prohibition to something smaller ("large", "memecoin") is not among them.
+ */
+const NEG_SCOPE_RE =
+  /\b(?:on|in|from|out\s+of|off|within|inside)\s+(?:this|the|our|my|that|its|your)\s+(?:own\s+)?(?:trading\s+|main\s+|master\s+)?(?:account|wallet|address|exchange|venue|platform|sub-?account|safe|vault|balance)\b|\b(?:initiat\w*|conduct\w*|carry(?:ing)?\s+out|process(?:ing)?|pull(?:s|ing)?|tak(?:e|es|ing)|hand(?:s|ing)?\s+out|put(?:ting)?\s+through|ever)\b/gi;
+
+/** Where each verb first matches in the text (before the recognisers consume it). */
+function verbPositions(text: string): number[] {
+  const out: number[] = [];
+  for (const v of VERBS) {
+    const m = new RegExp(v.re.source, "i").exec(text);
+    if (m) out.push(m.index);
+  }
+  return out;
+}
 
 export function parseNegative(c: Clause, st: ParseState, rule: string): boolean {
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
@@ -186,10 +204,15 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   const neg: RegExpExecArray[] = [];
   scan(c, NEG_RE, (m) => void neg.push(m));
   if (neg.length === 0) return false;
+  const positions = verbPositions(c.text);
   const it = takeItems(c, st, "rule");
   const verbs = findVerbs(c);
   // "no usd/spot sends", "no native ETH transfers": a qualifier only narrows what is forbidden; dropping it forbids more.
   if (verbs.length) scan(c, QUALIFIER_RE, () => undefined);
+  if (verbs.length) scan(c, NEG_SCOPE_RE, () => undefined);
+  // "No perps on this account", "no spot": a market type the clause's orders may not use.
+  const marketTypeBan = verbs.length === 0 && it.marketTypes.length > 0 && !hasAny(it);
+  if (marketTypeBan) scan(c, NEG_SCOPE_RE, (m) => !/^(?:initiat|conduct|carry|process|pull|tak|hand|put|ever)/i.test(m[0]));
   // "Do not trade memecoins": a prohibition whose object we cannot read is not understood, not a blanket ban.
   const left = unexplained(c).filter((w) => !NEG_WORD.test(w));
   if (left.length) {
@@ -198,10 +221,18 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   }
   const acts = uniq(verbs.flatMap((v) => v.neg));
   const lists = listsFrom(it, []);
+  if (marketTypeBan) {
+    add(st, { kind: "deny", dim: "marketType", values: it.marketTypes, activities: ["order"], rule });
+    return true;
+  }
   const listy = verbs.length === 0 || verbs.every((v) => v.listy);
   if (acts.length && (!listy || lists.length === 0)) {
     // "Never send HYPE to anyone": forbid the activity, limited to the named asset when one is given.
-    const asset = !listy && it.assets.length === 1 ? it.assets[0] : undefined;
+    // "no withdrawals, USDC sends or vault deposits": a token written before a later verb names only that item, so
+    // the prohibition covers every token; "never send or bridge HYPE" (token after every verb) covers HYPE.
+    const sym = !listy && it.assets.length === 1 ? it.assets[0] : undefined;
+    const symAt = sym ? c.text.search(new RegExp(`\\b${sym}\\b`, "i")) : -1;
+    const asset = sym && (positions.length <= 1 || symAt > Math.max(...positions)) ? sym : undefined;
     if (!listy && it.recipients.length && !it.anyone) {
       add(st, { kind: "deny", dim: "recipient", values: it.recipients, activities: acts, rule });
     } else {
