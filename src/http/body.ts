@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { ServiceError } from "../lib/errors";
+import { describeUnstorable, findUnstorable } from "../lib/storable-json";
 
 /** Maps the first validation issue to the SPEC error body: a sentence for some fields, else invalid_input. */
 export type IssueMapper = (issue: z.core.$ZodIssue) => { error: string; message?: string } | null;
@@ -20,35 +21,10 @@ export async function readJson(c: Context): Promise<unknown> {
   }
 }
 
-/** Deeper JSON than this is refused: no real action nests this far, and recursion over it must stay bounded. */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * Why a JSON value cannot be accepted, or null. PostgreSQL cannot store U+0000 in text or jsonb, nor a lone
- * UTF-16 surrogate in jsonb, so both are refused up front (400) rather than failing in the database (500).
- * JSON literals too large for a double parse to Infinity, which neither JSON nor receipts can carry.
- * Iterative, so hostile nesting cannot exhaust the stack.
- */
+/** Why a JSON body cannot be accepted (naming where), or null: the shared rule of src/lib/storable-json.ts. */
 export function unacceptableJson(root: unknown): string | null {
-  const storable = (s: string): boolean => !s.includes("\u0000") && s.isWellFormed();
-  const stack: [unknown, number][] = [[root, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) return "numbers must be finite (a literal such as 1e400 overflows)";
-    } else if (typeof v === "string") {
-      if (!storable(v)) return "strings must be valid Unicode without NUL characters (U+0000) or lone surrogates";
-    } else if (v && typeof v === "object") {
-      if (depth >= MAX_JSON_DEPTH) return `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
-      if (Array.isArray(v)) for (const x of v) stack.push([x, depth + 1]);
-      else
-        for (const [k, x] of Object.entries(v)) {
-          if (!storable(k)) return "strings must be valid Unicode without NUL characters (U+0000) or lone surrogates";
-          stack.push([x, depth + 1]);
-        }
-    }
-  }
-  return null;
+  const u = findUnstorable(root);
+  return u && describeUnstorable(u, "body");
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown, mapIssue?: IssueMapper, notObjectError = "invalid_input"): z.infer<S> {

@@ -8,6 +8,8 @@ import type { Services } from "../services";
 import type { McpToolRegistry } from "./registry";
 import type { McpToolDefinition, ToolContext } from "./types";
 import { scopeMissing, toolError } from "./errors";
+import { ServiceError } from "../lib/errors";
+import { describeUnstorable, findUnstorable } from "../lib/storable-json";
 
 /**
  * Stateless Streamable HTTP (SPEC 4.12): every POST gets a fresh McpServer and transport (the SDK refuses
@@ -30,9 +32,15 @@ export interface McpDeps {
   escrowConfigured: () => boolean;
 }
 
-/** Scope check, then the handler; anything thrown becomes an isError result in errors.ts. */
+/**
+ * Scope check, the storable-text rule HTTP bodies obey (src/lib/storable-json.ts: a NUL character or a lone
+ * surrogate in any argument, at any depth, is `invalid_input` naming the argument, never a failed query),
+ * then the handler; anything thrown becomes an isError result in errors.ts.
+ */
 async function runTool(def: McpToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   if (!ctx.principal.scopes.has(def.scope)) return scopeMissing(def.name, def.scope);
+  const unstorable = findUnstorable(args);
+  if (unstorable) return toolError(new ServiceError("invalid_input", "invalid_input", describeUnstorable(unstorable, "arguments")), ctx.logger, def.name);
   try {
     return await def.handler(args as never, ctx);
   } catch (err) {
