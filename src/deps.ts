@@ -157,6 +157,8 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     let topup: TopupService | null = null;
     const topupTerms = (accountId: string) => topup?.terms(accountId) ?? Promise.resolve(null);
     const credits = createCreditsService({ db, changes: database.changes, topupTermsForCode: (code) => topup?.termsForCode(code) ?? null });
+    metrics.observeCache("api_key", accounts.cacheReads);
+    metrics.observeCache("balance", credits.cacheReads);
     // Receipt anchoring is built once the chain is up; until then (and when off) receipts read `skipped`.
     let anchoring: Anchoring | null = null;
     const anchors: AnchorReader = {

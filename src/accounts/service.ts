@@ -30,6 +30,8 @@ export function createAccountsService({ db, clock, changes }: AccountsDeps) {
   // commit notification (migration 007); see docs/performance.md.
   const keys = new InvalidatingCache<KeyRow>(changes ?? offlineChangeFeed(), "api_key");
   return {
+    /** How API-key reads were answered (metrics: arbiter_cache_reads_total{cache="api_key"}). */
+    cacheReads: keys.reads,
     /** Creates an account with its first API key and, optionally, opening credits (a ledger entry). */
     async createAccount(input: { name: string; credits?: number }) {
       const accountId = prefixedId("acct");

@@ -22,6 +22,8 @@ export function createCreditsService(deps: CreditsDeps) {
   // than a change this process committed, nor one older than the notification latency for other processes.
   const accounts = new InvalidatingCache<{ credits_remaining: number; topup_code: string }>(deps.changes ?? offlineChangeFeed(), "balance");
   return {
+    /** How balance reads were answered (metrics: arbiter_cache_reads_total{cache="balance"}). */
+    cacheReads: accounts.reads,
     /** GET /api/v1/credits (SPEC 2.3). */
     async get(principal: Principal) {
       const row = await accounts.get(principal.accountId, () =>

@@ -1,11 +1,34 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { CacheReads } from "../lib/invalidating-cache";
 
 /** One registry per service instance (tests build several apps in one process). */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Read caches report plain counters (src/lib/invalidating-cache.ts); they are turned into the metric at scrape.
+  const caches = new Map<string, { reads: CacheReads; seen: CacheReads }>();
+  const outcomes = ["hit", "joined", "loaded", "readThrough"] as const;
   return {
     registry,
+    /** Reports a read cache's counters as arbiter_cache_reads_total{cache=name}. */
+    observeCache(name: string, reads: CacheReads) {
+      caches.set(name, { reads, seen: { hit: 0, joined: 0, loaded: 0, readThrough: 0 } });
+    },
+    cacheReads: new Counter({
+      name: "arbiter_cache_reads_total",
+      help: "Reads of the in-memory caches (API keys, balances) by outcome: hit (memory), joined (waited for a load in flight), loaded (database, then stored), readThrough (database, not stored: the change feed was not live or a write was pending)",
+      labelNames: ["cache", "outcome"],
+      registers: [registry],
+      collect() {
+        for (const [cache, c] of caches) {
+          for (const outcome of outcomes) {
+            const d = c.reads[outcome] - c.seen[outcome];
+            if (d > 0) this.inc({ cache, outcome }, d);
+            c.seen[outcome] = c.reads[outcome];
+          }
+        }
+      },
+    }),
     httpRequests: new Counter({ name: "arbiter_http_requests_total", help: "HTTP requests by route and status", labelNames: ["method", "route", "status"], registers: [registry] }),
     httpDuration: new Histogram({
       name: "arbiter_http_request_duration_seconds",

@@ -139,7 +139,10 @@ export function createVerificationWriter(db: Database, opts: { maxBatch?: number
   async function together(batch: Queued[]): Promise<void> {
     const t = await types();
     const cols = Object.keys(batch[0].row);
-    for (const w of batch) announceWrite("balance", w.debit.accountId);
+    // One announcement per account, not per run: the statement's notifications for one account are one
+    // (PostgreSQL delivers a transaction's identical notifications once), and each announcement waits for
+    // one notification, so a run per announcement kept the balance uncached for the whole time-out.
+    for (const accountId of new Set(batch.map((w) => w.debit.accountId))) announceWrite("balance", accountId);
     const params: unknown[] = [];
     for (const w of batch) params.push(w.debit.accountId, w.debit.reason, w.debit.ref);
     for (const w of batch) for (const c of cols) params.push((w.row as Record<string, unknown>)[c] ?? null);

@@ -76,6 +76,54 @@ describe("InvalidatingCache", () => {
     expect(s.loads).toBe(2);
   });
 
+  it("concurrent misses share one load, which is stored (single flight)", async () => {
+    const f = feed();
+    const c = new InvalidatingCache<number>(f, "balance");
+    const s = source(5);
+    const release = s.hold();
+    const readers = Array.from({ length: 16 }, () => c.get("a", s.load));
+    release();
+    expect(await Promise.all(readers)).toEqual(Array(16).fill(5));
+    expect(s.loads).toBe(1);
+    expect(await c.get("a", s.load)).toBe(5);
+    expect(s.loads).toBe(1);
+    expect(c.reads).toEqual({ hit: 1, joined: 15, loaded: 1, readThrough: 0 });
+  });
+
+  it("under steady concurrency the cache fills (before, each miss's newer load voided the older ones' stores)", async () => {
+    const f = feed();
+    const c = new InvalidatingCache<number>(f, "balance");
+    let loads = 0;
+    // A database that answers one query at a time, each after a turn of the event loop (PGlite's worker).
+    let queue = Promise.resolve();
+    const load = () => {
+      loads++;
+      const answer = queue.then(() => new Promise<number>((r) => setImmediate(() => r(5))));
+      queue = answer.then(() => undefined);
+      return answer;
+    };
+    // 16 clients in a closed loop, each asking again as soon as it is answered.
+    await Promise.all(Array.from({ length: 16 }, async () => { for (let i = 0; i < 20; i++) await c.get("a", load); }));
+    expect(loads).toBe(1);
+    expect(c.reads.hit).toBe(320 - 16);
+  });
+
+  it("a reader after an invalidation does not join the load from before it", async () => {
+    const f = feed();
+    const c = new InvalidatingCache<number>(f, "balance");
+    const s = source(5);
+    const release = s.hold();
+    const before = c.get("a", s.load);
+    s.set(4);
+    f.change("balance", "a");
+    const after = c.get("a", s.load);
+    release();
+    expect(await before).toBe(5);
+    expect(await after).toBe(4);
+    expect(await c.get("a", s.load)).toBe(4);
+    expect(s.loads).toBe(2);
+  });
+
   it("while a write is announced and not yet committed, the key is neither served nor stored", async () => {
     const f = feed();
     const c = new InvalidatingCache<number>(f, "balance", 100, 60_000);
