@@ -11,13 +11,16 @@
  *   Pending: wait. Dropped (provably never lands, e.g. the nonce was spent by another transaction):
  *   failed. Unknown to the node: re-broadcast the same bytes.
  * - `verifying` older than the judge's grace period: the process died between the limit check and the
- *   decision. Blocked (nothing was signed; the verification sweep refunds an unfinished judge run).
+ *   decision. If its judge had answered (a charged, completed run), the verdict is kept and it is decided
+ *   again, held for the owner rather than executed; else blocked, nothing signed, and the verification
+ *   sweep refunds an unfinished judge run (interrupted.ts).
  * - `awaiting_user` past its window: expired (reads already show it; this makes it durable and lets
  *   listings filter on it).
  */
 import { failRejected, settle } from "./execute";
 import { transition } from "./repo";
 import { claimRows, unclaimed } from "../db/claim";
+import { settleInterrupted } from "./interrupted";
 import { reconcileEmbedded } from "../wallets/custody/embedded-confirm";
 import type { ProposalsDeps } from "./types";
 
@@ -116,7 +119,7 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
     async (tx, rows) => {
       let n = 0;
       for (const p of rows) {
-        if (await transition(tx, p.id, "verifying", "blocked", clock.now(), { error: "interrupted: the service stopped before this proposal was decided; nothing was signed", reasoning: "interrupted before a decision; nothing was signed" })) n++;
+        if (await settleInterrupted(deps, tx, p.id)) n++;
       }
       return n;
     },

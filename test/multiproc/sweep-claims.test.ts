@@ -20,7 +20,7 @@ describe.skipIf(!URL)("sweeps claim their rows", () => {
     await t?.close();
   });
 
-  it("two concurrent reconciles settle each executing proposal once, and block each interrupted one once", async () => {
+  it("two concurrent reconciles settle each executing proposal once, and settle each interrupted one once", async () => {
     const a = await t.createAccount(20);
     const w = await t.createWallet(a.apiKey, { name: "swept" });
     await t.fund(w.address, "ETH", "1");
@@ -34,7 +34,8 @@ describe.skipIf(!URL)("sweeps claim their rows", () => {
     }
     const db = t.runtime.database.db;
     const old = new Date(Date.now() - 3_600_000);
-    // What a crash leaves: signed, sent and mined, but still `executing` (4), or never decided (2).
+    // What a crash leaves: signed, sent and mined, but still `executing` (4), or never decided (2; their
+    // judge had answered, so the sweep keeps the verdict and holds them for the owner: interrupted.ts).
     await db.updateTable("proposals").set({ status: "executing", updated_at: old }).where("id", "in", sent.slice(0, 4)).execute();
     await db.updateTable("proposals").set({ status: "verifying", updated_at: old, tx_hash: null }).where("id", "in", sent.slice(4)).execute();
 
@@ -44,7 +45,7 @@ describe.skipIf(!URL)("sweeps claim their rows", () => {
     expect(reports[0].interrupted + reports[1].interrupted).toBe(2);
     expect(reports[0].rebroadcast + reports[1].rebroadcast).toBe(0);
     const rows = await db.selectFrom("proposals").select(["status", sql<number>`count(*)::int`.as("n")]).where("id", "in", sent).groupBy("status").execute();
-    expect(Object.fromEntries(rows.map((r) => [r.status, r.n]))).toEqual({ executed: 4, blocked: 2 });
+    expect(Object.fromEntries(rows.map((r) => [r.status, r.n]))).toEqual({ executed: 4, awaiting_user: 2 });
     // A later sweep finds nothing left to do.
     const again = await proposals.reconcile();
     expect(again.executed + again.interrupted + again.failed).toBe(0);
