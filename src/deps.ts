@@ -1,6 +1,5 @@
 import pino, { type Logger } from "pino";
 import type { Hono } from "hono";
-import type { LocalAccount } from "viem";
 import type { Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/client";
 import { migrate } from "./db/migrate";
@@ -15,7 +14,7 @@ import { createVerificationService } from "./verification/service";
 import { createHeartbeatService } from "./heartbeats/service";
 import { createJudge } from "./judge/factory";
 import type { Judge } from "./judge/types";
-import { loadJudgeKey } from "./receipts/judge-key";
+import { loadJudgeKey, type JudgeAccount } from "./receipts/judge-key";
 import { loadJudgeDocument } from "./receipts/judge-history";
 import type { JudgeDocument } from "./receipts/judge-identity";
 import { judgeIdentityMount } from "./http/routes/judge-identity";
@@ -32,6 +31,7 @@ import type { Services } from "./services";
 import { createMcpToolRegistry, type McpToolRegistry } from "./mcp/registry";
 import { CORE_TOOLS } from "./mcp/tools";
 import { mcpMount } from "./mcp/routes";
+import { MCP_PATH } from "./mcp/auth";
 import { createDashboardAuth } from "./dashboard/auth/service";
 import { dashboardMount } from "./dashboard";
 import { claimLinkAdminMount } from "./dashboard/admin";
@@ -58,8 +58,11 @@ import { startSolana, type SolanaRuntime } from "./chains/solana/start";
 import { solanaExplorerView } from "./chains/solana/explorer-view";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
 import { createTrading } from "./swaps/wiring";
+import { swapRoutes } from "./http/routes/swap";
+import { createSwapTools } from "./mcp/tools/swaps";
+import { createPayX402Tool } from "./mcp/tools/pay-x402";
 import { createOAuthService } from "./oauth/service";
-import { oauthMount } from "./oauth/routes";
+import { oauthMount } from "./http/routes/oauth";
 import { createWebhookService } from "./webhooks/service";
 import { createInsightsService } from "./insights/service";
 
@@ -96,7 +99,7 @@ export interface Runtime {
   logger: Logger;
   metrics: Metrics;
   adminToken: string;
-  judgeAccount: LocalAccount;
+  judgeAccount: JudgeAccount;
   /** GET /.well-known/arbiter-judge.json: the judge keys with their periods and signed rotations. */
   judgeDocument: JudgeDocument;
   /** MCP tools: capabilities register theirs here (src/mcp/registry.ts). */
@@ -256,7 +259,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     const topupService = topup;
     cleanups.unshift(() => topupService.stop());
     // OAuth 2.1 for the MCP endpoint: consent in the dashboard, opaque tokens stored hashed (docs/oauth.md).
-    const oauth = createOAuthService({ db, clock, logger, publicUrl: config.PUBLIC_URL });
+    const oauth = createOAuthService({ db, clock, logger, publicUrl: config.PUBLIC_URL, mcpResource: `${config.PUBLIC_URL}${MCP_PATH}` });
     // Webhooks: events are recorded by database triggers with the change itself; delivery is claimed
     // background work in every process (docs/webhooks.md).
     const webhooks = createWebhookService({
@@ -351,7 +354,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         judgeIdentityMount(() => judgeDocument),
         dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
         (app, deps) => app.route("/api/v1", walletRoutes(deps)),
-        trading.mount,
+        (app, deps) => void app.route("/api/v1", swapRoutes(deps, trading.swaps)),
         // Before the explorer routes, so their JSON answers become readable pages for browsers.
         (app) => void app.use("/sandbox/explorer/*", explorerHtmlPages()),
         (app) => void (solana?.sandbox && app.route("/sandbox/explorer/solana", solanaExplorerRoutes(solanaExplorerView(solana.adapter)))),
@@ -377,7 +380,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       });
     }
     runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS);
-    runtime.mcpTools.register(...trading.tools);
+    runtime.mcpTools.register(...createSwapTools(trading.swaps), createPayX402Tool(trading.payments));
     if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));
     await verification.recoverPending();
     await escrow.start();

@@ -1,10 +1,12 @@
 import { createHash, randomFillSync, timingSafeEqual } from "node:crypto";
-import { keccak256, toBytes, type Hex } from "viem";
 import { canonicalJson } from "./canonical-json";
+import type { Hex } from "./hex";
+import { keccak256Fast } from "./keccak";
 
 export const sha256Hex = (s: string | Uint8Array): string => createHash("sha256").update(s).digest("hex");
 
-export const keccakCanonical = (value: unknown): Hex => keccak256(toBytes(canonicalJson(value)));
+/** keccak256 of the canonical JSON text, UTF-8 encoded (hash-wasm hashes a string as its UTF-8 bytes, as viem did). */
+export const keccakCanonical = (value: unknown): Hex => keccak256Fast(canonicalJson(value));
 
 // Random bytes are drawn from the CSPRNG 4 KiB at a time (one call per 128 values instead of one each: a
 // call cost 5-13 us on the verification path, docs/performance.md). Each slice is handed out once.

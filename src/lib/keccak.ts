@@ -7,7 +7,7 @@
  * concurrent requests can never interleave inside one hash.
  */
 import { createKeccak } from "hash-wasm";
-import type { Hex } from "viem";
+import type { Hex } from "./hex";
 
 const hasher = await createKeccak(256);
 

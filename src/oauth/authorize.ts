@@ -12,7 +12,7 @@ import { prefixedId } from "../lib/ids";
 import type { Scope } from "../accounts/principal";
 import { findClient, type ClientRow } from "./clients";
 import { OAuthError, type OAuthErrorCode } from "./errors";
-import { CHALLENGE_RE, CODE_PREFIX, mcpResource, newSecret, parseScope, scopeString, secondsFrom, type OAuthDeps } from "./model";
+import { CHALLENGE_RE, CODE_PREFIX, newSecret, parseScope, scopeString, secondsFrom, type OAuthDeps } from "./model";
 import { matchRedirectUri } from "./redirect";
 
 export const AUTHORIZE_PARAMS = ["response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method", "resource"] as const;
@@ -69,7 +69,7 @@ export async function checkAuthorizationRequest(deps: OAuthDeps, p: AuthorizePar
   } catch (e) {
     return fail("invalid_scope", (e as OAuthError).description);
   }
-  const resource = mcpResource(deps.publicUrl);
+  const resource = deps.mcpResource;
   if (p.resource !== undefined && p.resource !== resource) return fail("invalid_target", `the only resource this server issues tokens for is ${resource}`);
   return { ok: true, request: { client, redirectUri, state, codeChallenge: p.code_challenge, requestedScope, resource } };
 }

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { prefixedId } from "../lib/ids";
-import type { Throttle } from "../dashboard/auth/throttle";
+import type { Throttle } from "../rate-limits/throttle";
 import { OAuthError } from "./errors";
 import { parseScope, scopeString, type OAuthDeps } from "./model";
 import { validateRedirectUris } from "./redirect";

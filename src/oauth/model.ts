@@ -10,7 +10,6 @@ import { safeEqual } from "../lib/hashing";
 import { secretToken } from "../lib/ids";
 import { hashSecret } from "../accounts/api-keys";
 import type { Scope } from "../accounts/principal";
-import { MCP_PATH } from "../mcp/auth";
 import { OAuthError } from "./errors";
 
 export const ACCESS_TOKEN_PREFIX = "svc_at_";
@@ -34,11 +33,13 @@ export interface OAuthDeps {
   logger: Logger;
   /** PUBLIC_URL without a trailing slash: the issuer. */
   publicUrl: string;
+  /**
+   * The one protected resource these tokens are for (RFC 8707): the MCP endpoint's URL. The composition
+   * root (src/deps.ts) passes it in, so this capability never imports the MCP transport for its path.
+   */
+  mcpResource: string;
   lifetimes: OAuthLifetimes;
 }
-
-/** The one protected resource these tokens are for (RFC 8707): the MCP endpoint. */
-export const mcpResource = (publicUrl: string) => `${publicUrl}${MCP_PATH}`;
 
 export const SUPPORTED_SCOPES: readonly Scope[] = ["mcp", "wallet"];
 

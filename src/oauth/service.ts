@@ -6,11 +6,11 @@
 import { sql } from "kysely";
 import { ServiceError } from "../lib/errors";
 import type { Scope } from "../accounts/principal";
-import { createThrottle } from "../dashboard/auth/throttle";
+import { createThrottle } from "../rate-limits/throttle";
 import { checkAuthorizationRequest, denied, issueCode, type AuthorizationRequest, type AuthorizeParams } from "./authorize";
 import { registerClient } from "./clients";
 import { authorizationServerMetadata } from "./metadata";
-import { DEFAULT_LIFETIMES, mcpResource, type OAuthDeps, type OAuthLifetimes } from "./model";
+import { DEFAULT_LIFETIMES, type OAuthDeps, type OAuthLifetimes } from "./model";
 import { exchangeCode, refreshTokens, revokeGrantTx, revokeToken, type CodeGrantParams, type RefreshGrantParams } from "./tokens";
 
 export interface ConnectedClient {
@@ -33,7 +33,7 @@ export function createOAuthService(o: Omit<OAuthDeps, "lifetimes"> & { lifetimes
   const throttle = createThrottle({ db: deps.db, clock: deps.clock });
   return {
     lifetimes: deps.lifetimes,
-    resource: mcpResource(deps.publicUrl),
+    resource: deps.mcpResource,
     metadata: () => authorizationServerMetadata(deps.publicUrl),
     register: (body: unknown, ip: string) => registerClient(deps, throttle, body, ip),
     checkAuthorization: (p: AuthorizeParams, duplicated?: string[]) => checkAuthorizationRequest(deps, p, duplicated),

@@ -9,10 +9,13 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import type { Hex } from "viem";
+import type { Hex, LocalAccount } from "viem";
 import { keyReceiptSigner, type ReceiptSigner } from "./signer";
 
 /** The judge key as the service uses it: its address, a viem account, and the fast receipt signer. */
+/** The judge's signing account (viem's LocalAccount), named here so the composition root needs no chain SDK. */
+export type JudgeAccount = LocalAccount;
+
 export interface JudgeKey {
   address: Hex;
   account: PrivateKeyAccount;

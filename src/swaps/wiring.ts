@@ -1,7 +1,8 @@
 /**
  * Composition of swaps and x402 payments from escrow wallets (called once from createRuntime): the quote
- * provider the configuration names, the payment kind registered on the proposal pipeline, the HTTP swap
- * route and the MCP tools.
+ * provider the configuration names and the payment kind registered on the proposal pipeline. The HTTP swap
+ * route and the MCP tools are mounted by the composition root (src/deps.ts): a capability never imports a
+ * transport (docs/architecture.md, enforced by eslint.config.js).
  *
  * Provider: SWAP_PROVIDER, else `sandbox` on the sandbox chain, `0x` when ZEROX_API_KEY is set, else none
  * (swaps answer 503). With 0x in production the Settler a quote targets must be the one the 0x registry
@@ -9,7 +10,6 @@
  * Outbound x402 requests: https only and no loopback in production; the sandbox allows http, and loopback
  * only with ALLOW_LOOPBACK_FETCH (config refuses it outside the sandbox).
  */
-import type { Hono } from "hono";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Clock } from "../lib/clock";
@@ -18,11 +18,6 @@ import type { ProposalsService } from "../proposals/service";
 import type { EvmSigner } from "../chains/evm/custody";
 import type { ChainRegistry } from "../chains/port";
 import { evmChainOf } from "../chains/evm/adapter";
-import type { AppEnv, RouteDeps } from "../http/types";
-import type { McpToolDefinition } from "../mcp/types";
-import { swapRoutes } from "../http/routes/swap";
-import { createSwapTools } from "../mcp/tools/swaps";
-import { createPayX402Tool } from "../mcp/tools/pay-x402";
 import { createX402PayService } from "../x402/pay/service";
 import { createSandboxPoolProvider } from "./sandbox-pool";
 import { createSwapService } from "./service";
@@ -67,7 +62,5 @@ export function createTrading(o: TradingOptions) {
     proposals: o.proposals,
     fetch: { allowHttp: o.config.sandbox, allowLoopback: o.config.sandbox && o.config.ALLOW_LOOPBACK_FETCH === true },
   });
-  const tools: McpToolDefinition[] = [...createSwapTools(swaps), createPayX402Tool(payments)];
-  const mount = (app: Hono<AppEnv>, deps: RouteDeps) => void app.route("/api/v1", swapRoutes(deps, swaps));
-  return { swaps, payments, tools, mount, swapsConfigured: provider !== null };
+  return { swaps, payments, swapsConfigured: provider !== null };
 }

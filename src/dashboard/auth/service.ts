@@ -6,7 +6,7 @@ import { hashSecret } from "../../accounts/api-keys";
 import { ALL_SCOPES, type Principal } from "../../accounts/principal";
 import type { AccountsService } from "../../accounts/service";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./password";
-import { createThrottle, LIMITS } from "./throttle";
+import { createThrottle, LIMITS } from "../../rate-limits/throttle";
 
 /** A session lasts at most 7 days, and ends after 12 hours without a request. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;

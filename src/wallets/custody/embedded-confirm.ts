@@ -16,13 +16,12 @@
  * 4. reconcile settles embedded proposals left `executing` by hash (nothing to re-broadcast: the service
  *    never held the signed bytes).
  */
-import { toHex, type Address, type Hex, type Transaction } from "viem";
 import { HASH32_RE } from "../../lib/ids";
 import { ServiceError } from "../../lib/errors";
-import type { EvmChain } from "../../chains/evm/chain";
 import { lockWallet } from "../repo";
 import { requestHashOf, type EvmPayload } from "../../chains/evm/plan";
 import { evmChainOf } from "../../chains/evm/adapter";
+import { fetchTransaction, mismatch, pendingNonce, walletTransactionOf, type Hex, type WalletTransaction } from "../../chains/evm/embedded";
 import { invalidState } from "../../proposals/errors";
 import { settle } from "../../proposals/execute";
 import { unclaimed } from "../../db/claim";
@@ -36,14 +35,7 @@ import type { ProposalsDeps } from "../../proposals/types";
 /** The least time the owner's wallet gets to send after pressing Confirm. */
 export const SIGNING_WINDOW_MS = 10 * 60_000;
 
-export interface WalletTransaction {
-  from: Address;
-  to: Address;
-  /** 0x hex, as EIP-1193 eth_sendTransaction takes it. */
-  value: Hex;
-  data: Hex;
-  chainId: Hex;
-}
+export type { WalletTransaction };
 
 export type Prepared = { status: "ready"; transaction: WalletTransaction; requestHash: string; chainId: number; signBefore: string } | { status: "blocked"; result: ProposalResult };
 
@@ -74,7 +66,7 @@ export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, tx
   if (payload.delegate || payload.from.toLowerCase() !== wallet.address.toLowerCase()) throw invalidState("this proposal cannot be sent as one transaction from your wallet");
   const sim = await simulateProposal(adapter, { id: wallet.id, address: wallet.address, chain: wallet.chain }, { payload });
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was handed to your wallet; try again");
-  const pending = await chain.client.getTransactionCount({ address: payload.from, blockTag: "pending" });
+  const pending = await pendingNonce(chain, payload.from);
 
   const outcome = await db.transaction().execute(async (tx) => {
     const w = await lockWallet(tx, wallet.id);
@@ -96,33 +88,11 @@ export async function prepareEmbedded(deps: ProposalsDeps, accountId: string, tx
   deps.logger.info({ proposalId: row.id }, "embedded confirmation prepared; waiting for the owner's wallet");
   return {
     status: "ready",
-    transaction: { from: payload.from, to: payload.to, value: toHex(BigInt(payload.value)), data: payload.data, chainId: toHex(payload.chainId) },
+    transaction: walletTransactionOf(payload),
     requestHash: row.request_hash,
     chainId: payload.chainId,
     signBefore: outcome.toISOString(),
   };
-}
-
-/** Why `tx` is not the recorded payload sent from the wallet, or null when it is. */
-export function mismatch(tx: Transaction, payload: EvmPayload, wallet: string, minNonce: number): string | null {
-  if (tx.from.toLowerCase() !== wallet.toLowerCase()) return `it was sent from ${tx.from}, not from this wallet`;
-  if (!tx.to || tx.to.toLowerCase() !== payload.to.toLowerCase()) return `it goes to ${tx.to ?? "a new contract"}, not ${payload.to}`;
-  if (tx.value !== BigInt(payload.value)) return `its value is ${tx.value} wei, not ${payload.value}`;
-  if (tx.input.toLowerCase() !== payload.data.toLowerCase()) return "its data differs from the proposal's";
-  if (tx.chainId !== payload.chainId) return `it is for chain ${tx.chainId ?? "unknown"}, not ${payload.chainId}`;
-  if ("authorizationList" in tx && tx.authorizationList && tx.authorizationList.length > 0) return "it carries an EIP-7702 authorization";
-  if (tx.nonce < minNonce) return "it was sent before this confirmation";
-  return null;
-}
-
-async function fetchTransaction(chain: EvmChain, hash: Hex, timeoutMs: number): Promise<Transaction | null> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const tx = await chain.client.getTransaction({ hash }).catch(() => null);
-    if (tx) return tx;
-    if (Date.now() >= deadline) return null;
-    await new Promise((r) => setTimeout(r, chain.sandbox ? 100 : 1000));
-  }
 }
 
 export async function submitEmbedded(deps: ProposalsDeps, accountId: string, txId: string, rawHash: string): Promise<ProposalResult> {

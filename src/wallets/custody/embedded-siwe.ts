@@ -8,20 +8,19 @@
  * - the signed text is byte-for-byte the message issued (so no field can differ), and independently its
  *   domain is this deployment's host, its URI this dashboard, its chain id the wallet chain's, its address the
  *   one that asked, with issuedAt/expirationTime in range;
- * - the signature verifies for that address (viem `verifySiweMessage`, which also accepts ERC-1271/6492);
+ * - the signature verifies for that address (chains/evm/embedded.ts, which also accepts ERC-1271/6492);
  * - the address is an externally owned account (code empty, or an EIP-7702 designator): a contract wallet
  *   cannot send "the exact transaction" from its own address through eth_sendTransaction.
  *
  * The nonce comes from node:crypto; viem's generateSiweNonce draws on Math.random and is not used.
  */
 import { randomBytes } from "node:crypto";
-import { getAddress, isAddress, type Address, type Hex } from "viem";
-import { createSiweMessage, parseSiweMessage, verifySiweMessage } from "viem/siwe";
 import type { Principal } from "../../accounts/principal";
 import { createFailed, createWallet, escrowUnconfigured } from "../create";
 import type { CreateWalletInput } from "../schemas";
 import type { WalletsDeps } from "../types";
 import { evmChainOf } from "../../chains/evm/adapter";
+import { isExternallyOwned, parseSiwe, siweMessage, verifySiwe, walletAccountAddress, type Address } from "../../chains/evm/embedded";
 import { EMBEDDED_KEY_REF, EMBEDDED_PROVIDER } from "./embedded";
 
 export const SIWE_TTL_MS = 10 * 60_000;
@@ -53,19 +52,18 @@ function expected(deps: WalletsDeps) {
 
 /** Issues the message the owner's wallet signs for `address`, bound to this session. */
 export async function siweChallenge(deps: WalletsDeps, session: DashboardSessionRef, rawAddress: string): Promise<{ message: string; expiresAt: string }> {
-  if (typeof rawAddress !== "string" || !isAddress(rawAddress, { strict: false })) throw refuse("the wallet did not return a valid account address");
-  const address = getAddress(rawAddress.toLowerCase());
+  const address = walletAccountAddress(rawAddress);
+  if (!address) throw refuse("the wallet did not return a valid account address");
   const e = expected(deps);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SIWE_TTL_MS);
   const n = nonce();
-  const message = createSiweMessage({
+  const message = siweMessage({
     domain: e.domain,
     scheme: e.scheme,
     address,
     statement: SIWE_STATEMENT,
     uri: e.uri,
-    version: "1",
     chainId: e.chain.info.chainId,
     nonce: n,
     issuedAt: now,
@@ -89,7 +87,7 @@ export async function connectEmbeddedWallet(deps: WalletsDeps, session: Dashboar
   const e = expected(deps);
   if (typeof input.message !== "string" || input.message.length > 4000) throw refuse("the signed message is missing");
   if (typeof input.signature !== "string" || !/^0x[0-9a-fA-F]{130,}$/.test(input.signature) || input.signature.length > 20_000) throw refuse("the wallet returned no valid signature");
-  const parsed = parseSiweMessage(input.message);
+  const parsed = parseSiwe(input.message);
   if (!parsed.nonce) throw refuse("the signed message is not a sign-in request from this dashboard");
   // Cheap refusals first, so a typo does not burn the signature.
   const name = typeof input.name === "string" ? input.name.trim() : "";
@@ -122,11 +120,10 @@ export async function connectEmbeddedWallet(deps: WalletsDeps, session: Dashboar
     parsed.expirationTime.getTime() > now.getTime() &&
     (parsed.issuedAt?.getTime() ?? Infinity) <= now.getTime() + 60_000;
   if (!fieldsOk) throw refuse("the sign-in message does not match this deployment (domain, URI, chain or address)");
-  const valid = await verifySiweMessage(e.chain.client, { message: input.message, signature: input.signature as Hex, domain: e.domain, nonce: challenge.nonce, address, scheme: e.scheme, time: now }).catch(() => false);
+  const valid = await verifySiwe(e.chain, { message: input.message, signature: input.signature, domain: e.domain, nonce: challenge.nonce, address, scheme: e.scheme, time: now });
   if (!valid) throw refuse("the signature does not prove control of this address");
 
-  const code = ((await e.chain.client.getCode({ address })) ?? "0x").toLowerCase();
-  if (code !== "0x" && !code.startsWith("0xef0100")) {
+  if (!(await isExternallyOwned(e.chain, address))) {
     throw refuse("this address is a smart contract wallet; self-custodial safe wallets need an ordinary account (EOA) that sends its own transactions");
   }
   const taken = await deps.db.selectFrom("wallets").select(["name"]).where("address", "=", address).executeTakeFirst();

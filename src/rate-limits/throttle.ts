@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Database } from "../../db/client";
-import type { Clock } from "../../lib/clock";
+import type { Database } from "../db/client";
+import type { Clock } from "../lib/clock";
 
 /**
  * Failed-attempt counting in the database (works across processes sharing PostgreSQL). A bucket names what

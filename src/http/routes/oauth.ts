@@ -8,11 +8,11 @@
  */
 import type { Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import type { AppEnv, RouteDeps } from "../http/types";
-import { clientIp } from "../dashboard/context";
-import { invalidClient, invalidRequest, OAuthError } from "./errors";
-import { OAUTH_PATHS } from "./metadata";
-import type { OAuthService } from "./service";
+import type { AppEnv, RouteDeps } from "../types";
+import { clientIp } from "../../dashboard/context";
+import { invalidClient, invalidRequest, OAuthError } from "../../oauth/errors";
+import { OAUTH_PATHS } from "../../oauth/metadata";
+import type { OAuthService } from "../../oauth/service";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
