@@ -170,7 +170,11 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
       const h = invokeHash(unsigned, p.chainId);
       const invoke = { ...unsigned, signature: await o.custody.signTxHash(handle, h) };
       const bundle: SignedBundle = { deploy, invoke };
-      return { raw: JSON.stringify(bundle), hash: toFeltHex(h), sequence: deploy ? 0 : Number(nonce), sequenceUsed: deploy ? 2 : 1 };
+      // The deployment takes nonce 0 and the first INVOKE nonce 1. A deployment bundled with a later nonce (another
+      // proposal signed the first one and has not landed yet) is sent only if the account is still undeployed;
+      // this transaction's own sequence is then just its INVOKE nonce.
+      const first = deploy !== null && nonce === 1n;
+      return { raw: JSON.stringify(bundle), hash: toFeltHex(h), sequence: first ? 0 : Number(nonce), sequenceUsed: first ? 2 : 1 };
     },
 
     async broadcast(signed) {

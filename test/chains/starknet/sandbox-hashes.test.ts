@@ -156,7 +156,7 @@ describe("sandbox node signature check against starknet.js's Signer", () => {
     expect(verifyStarkSignature(pub, h, [signature[0]!, signature[1]! + 1n])).toBe(false);
   });
 
-  it("the node answers 55 (validation failure) to a transaction signed by the wrong key and 52 to a stale nonce", async () => {
+  it("the node answers 55 (validation failure) to a transaction signed by the wrong key and 52 to a nonce too far ahead", async () => {
     const node = SandboxNode.open();
     const faucet = node.faucet;
     const mk = async (pk: string, nonce: number) => {
@@ -182,7 +182,8 @@ describe("sandbox node signature check against starknet.js's Signer", () => {
     const wrongKey = await mk(stark.randomAddress(), 0);
     expect(wrongKey.error?.code).toBe(55);
     expect(String(wrongKey.error?.data)).toContain("invalid signature");
-    const staleNonce = await mk(faucet.privateKey, 3);
+    // A nonce further ahead than the mempool holds (32) is refused.
+    const staleNonce = await mk(faucet.privateKey, 40);
     expect(staleNonce.error?.code).toBe(52);
     // The right key and nonce reach execution: 0x1 is no contract, so the transaction is included as reverted.
     const ok = (await mk(faucet.privateKey, 0)) as { result: { transaction_hash: string } };

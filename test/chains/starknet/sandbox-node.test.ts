@@ -168,6 +168,29 @@ describe("sandbox Starknet node through starknet.js", () => {
     expect(await balance(STRK_ADDRESS, to)).toBe(0n);
   });
 
+  it("holds a transaction whose nonce is ahead (RECEIVED) and runs it once the one before it lands, in nonce order", async () => {
+    const k = await fundedDeployed();
+    const to = stark.randomAddress();
+    const nonce = BigInt(await provider.getNonceForAddress(k.address));
+    const ahead = await k.account.execute(transfer(STRK_ADDRESS, to, 2n), { nonce: nonce + 1n, resourceBounds: BOUNDS, tip: 0 });
+    expect((await provider.getTransactionStatus(ahead.transaction_hash)).finality_status).toBe("RECEIVED");
+    expect(BigInt(await provider.getNonceForAddress(k.address))).toBe(nonce);
+    expect(await balance(STRK_ADDRESS, to)).toBe(0n);
+    // The same bytes again are a duplicate; another transaction for the same held nonce is refused; too far ahead is refused.
+    await expect(k.account.execute(transfer(STRK_ADDRESS, to, 3n), { nonce: nonce + 1n, resourceBounds: BOUNDS, tip: 0 })).rejects.toSatisfy((e) => rpcCode(e) === 52);
+    await expect(k.account.execute(transfer(STRK_ADDRESS, to, 3n), { nonce: nonce + 40n, resourceBounds: BOUNDS, tip: 0 })).rejects.toSatisfy((e) => rpcCode(e) === 52);
+    const forger = new Account({ provider, address: k.address, signer: stark.randomAddress() });
+    await expect(forger.execute(transfer(STRK_ADDRESS, to, 3n), { nonce: nonce + 2n, resourceBounds: BOUNDS, tip: 0 })).rejects.toSatisfy((e) => rpcCode(e) === 55);
+
+    const first = await k.account.execute(transfer(STRK_ADDRESS, to, 1n), { nonce, resourceBounds: BOUNDS, tip: 0 });
+    const r1 = await provider.waitForTransaction(first.transaction_hash, WAIT);
+    const r2 = await provider.waitForTransaction(ahead.transaction_hash, WAIT);
+    expect(r1.isSuccess() && r2.isSuccess()).toBe(true);
+    expect((r2.value as { block_number: number }).block_number).toBe((r1.value as { block_number: number }).block_number + 1);
+    expect(await balance(STRK_ADDRESS, to)).toBe(3n);
+    expect(BigInt(await provider.getNonceForAddress(k.address))).toBe(nonce + 2n);
+  });
+
   it("is_valid_signature answers VALID for the owner's signature only", async () => {
     const k = await fundedDeployed();
     const msg = "0x1234";

@@ -3,6 +3,11 @@
  * transactions with their receipts and traces, and the genesis faucet account. State persists as one
  * JSON file in the data directory, written atomically before a submission is answered, so a process
  * killed after `starknet_addInvokeTransaction` answered still has the transaction after a restart.
+ *
+ * The mempool: an INVOKE with a nonce ahead of its (deployed) account's is held, as a real sequencer holds
+ * it (hash and signature checked on arrival), and runs as soon as the nonces before it have run. An account
+ * that signs several transactions in a row may therefore send them in any order. A held transaction that
+ * fails when its turn comes (its fee no longer covered) is dropped, as a sequencer rejects it.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
@@ -11,11 +16,14 @@ import { ec } from "starknet";
 import { toFeltHex } from "../felt";
 import { OZ_ACCOUNT_CLASS_HASH, SN_MAIN, STARKNET_TOKENS } from "../constants";
 import { contractAddress } from "../tx-hash";
-import { balanceKey, classHashAt, invoke, Panic, supplyKey, writeAccount } from "./contracts";
-import { errors } from "./errors";
-import { executeTx, GAS_PRICES, GAS_PRICES_WEI, type ExecOutcome } from "./execute";
+import { accountRecord, balanceKey, classHashAt, invoke, nonceKey, Panic, signatureValid, supplyKey, writeAccount } from "./contracts";
+import { errors, RpcError } from "./errors";
+import { executeTx, GAS_PRICES, GAS_PRICES_WEI, txHash, type ExecOutcome } from "./execute";
 import { Layer, RootStorage } from "./storage";
-import type { ParsedTx } from "./transactions";
+import { parseTx, QUERY_V3, type ParsedTx } from "./transactions";
+
+/** How far ahead of its account's nonce a held transaction may be. */
+export const MEMPOOL_MAX_NONCE_GAP = 32n;
 
 const hex = toFeltHex;
 const poseidon = (xs: bigint[]) => ec.starkCurve.poseidonHashMany(xs);
@@ -44,6 +52,8 @@ interface Persisted {
   storage: Record<string, string>;
   blocks: BlockRecord[];
   txs: TxRecord[];
+  /** Held INVOKE transactions (their JSON-RPC form), waiting for their nonce. */
+  pending?: Record<string, unknown>[];
 }
 
 export interface NodeOptions {
@@ -62,6 +72,8 @@ export class SandboxNode {
   private readonly storage: RootStorage;
   private readonly blocks: BlockRecord[];
   private readonly txs = new Map<bigint, TxRecord>();
+  /** The mempool: held transactions by hash, with their sender. */
+  private readonly pending = new Map<bigint, { tx: ParsedTx; sender: bigint }>();
   private readonly file: string | undefined;
   private readonly now: () => number;
 
@@ -71,6 +83,11 @@ export class SandboxNode {
     this.storage = RootStorage.fromJSON(p.storage);
     this.blocks = p.blocks;
     for (const t of p.txs) this.txs.set(BigInt(t.hash), t);
+    for (const raw of p.pending ?? []) {
+      const tx = parseTx(raw);
+      const { hash, sender } = txHash(tx, this.chainId);
+      this.pending.set(hash, { tx, sender });
+    }
     this.file = file;
     this.now = now;
   }
@@ -125,6 +142,12 @@ export class SandboxNode {
     return this.txs.get(hash);
   }
 
+  /** A transaction held in the mempool (its JSON-RPC form), if any. */
+  pendingTx(hash: bigint): Record<string, unknown> | undefined {
+    const p = this.pending.get(hash);
+    return p && { ...p.tx.raw, transaction_hash: hex(hash) };
+  }
+
   txsInBlock(b: BlockRecord): TxRecord[] {
     return b.txHashes.map((h) => this.txs.get(BigInt(h))!);
   }
@@ -160,8 +183,52 @@ export class SandboxNode {
     });
   }
 
-  /** Accepts a transaction: executes, commits, mines a block, persists; returns the outcome. */
-  submit(tx: ParsedTx): ExecOutcome {
+  /**
+   * Accepts a transaction: executes, commits, mines a block, persists, then runs what the mempool held for
+   * the same account; or holds an INVOKE whose nonce is ahead of its account's. Returns its hash (and the
+   * deployed address for DEPLOY_ACCOUNT).
+   */
+  submit(tx: ParsedTx): { hash: bigint; contractAddress?: bigint } {
+    if (tx.type === "INVOKE" && tx.version !== QUERY_V3) {
+      const { hash, sender } = txHash(tx, this.chainId);
+      const account = accountRecord(this.storage, sender);
+      const current = this.storage.get(nonceKey(sender));
+      if (account && tx.nonce > current) {
+        if (this.txs.has(hash) || this.pending.has(hash)) throw errors.duplicateTx();
+        const detail = `Invalid transaction nonce of contract at address ${hex(sender)}. Account nonce: ${hex(current)}; got: ${hex(tx.nonce)}.`;
+        if (tx.nonce - current > MEMPOOL_MAX_NONCE_GAP) throw errors.invalidNonce(`${detail} (at most ${MEMPOOL_MAX_NONCE_GAP} ahead)`);
+        if ([...this.pending.values()].some((p) => p.sender === sender && p.tx.nonce === tx.nonce)) throw errors.invalidNonce(`${detail} (another transaction with this nonce is waiting)`);
+        if (!signatureValid(account, hash, tx.signature)) {
+          throw errors.validationFailure(`Error in the called contract (contract address: ${hex(sender)}, selector: __validate__):\nExecution failed. Failure reason: 'Account: invalid signature'.`);
+        }
+        this.pending.set(hash, { tx, sender });
+        this.persist();
+        return { hash };
+      }
+    }
+    const out = this.commit(tx);
+    this.drain(txHash(tx, this.chainId).sender);
+    return out;
+  }
+
+  /** Runs the held transactions of `sender` whose turn has come (each in its own block). */
+  private drain(sender: bigint): void {
+    for (;;) {
+      const current = this.storage.get(nonceKey(sender));
+      const next = [...this.pending].find(([, p]) => p.sender === sender && p.tx.nonce === current);
+      if (!next) return;
+      this.pending.delete(next[0]);
+      try {
+        this.commit(next[1].tx);
+      } catch (e) {
+        if (!(e instanceof RpcError)) throw e;
+        this.persist(); // dropped, as a sequencer rejects it
+        return;
+      }
+    }
+  }
+
+  private commit(tx: ParsedTx): ExecOutcome {
     const out = executeTx(this.storage, tx, this.chainId, { skipValidate: false, skipFeeCharge: false, submit: true });
     if (this.txs.has(out.hash)) throw errors.duplicateTx();
     out.layer.commit();
@@ -200,6 +267,7 @@ export class SandboxNode {
       storage: this.storage.toJSON(),
       blocks: this.blocks,
       txs: [...this.txs.values()],
+      pending: [...this.pending.values()].map((p) => p.tx.raw),
     };
     const tmp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(tmp, "w");

@@ -174,6 +174,7 @@ export const METHODS: Record<string, Handler> = {
     return { transaction_hash: hex(out.hash), contract_address: hex(out.contractAddress!) };
   },
   starknet_getTransactionStatus: (n, p) => {
+    if (n.pendingTx(felt(p.transaction_hash, "transaction_hash"))) return { finality_status: "RECEIVED" };
     const r = txRecord(n, p).receipt;
     return {
       finality_status: "ACCEPTED_ON_L2",
@@ -182,7 +183,7 @@ export const METHODS: Record<string, Handler> = {
     };
   },
   starknet_getTransactionReceipt: (n, p) => receiptOf(txRecord(n, p)),
-  starknet_getTransactionByHash: (n, p) => txRecord(n, p).tx,
+  starknet_getTransactionByHash: (n, p) => n.pendingTx(felt(p.transaction_hash, "transaction_hash")) ?? txRecord(n, p).tx,
   starknet_getTransactionByBlockIdAndIndex: (n, p) => {
     const b = n.block(p.block_id);
     const h = b.txHashes[Number(p.index)];
