@@ -128,6 +128,8 @@ export type Constraint =
       appliesTo: "all" | "entries";
     })
   | (Base & { kind: "slippage_cap"; bps: number })
+  /** "ExactIn only", "never exact-output swaps": which amount of a swap the agent may fix (the input or the output). */
+  | (Base & { kind: "swap_mode"; mode: "in" | "out" })
   /** exact: approvals must equal the swap they serve; otherwise only unlimited approvals are ruled out. */
   | (Base & { kind: "approval_exact"; exact: boolean; pendingRef?: boolean })
   | (Base & { kind: "beneficiary"; addresses: string[] });
@@ -172,6 +174,8 @@ export interface SwapView {
   buyUsdMin: number | null;
   slippageBps: number | null;
   recipient: string | null;
+  /** Exact-input ("in") or exact-output ("out") swap, when the adapter says. */
+  mode?: "in" | "out" | null;
 }
 
 export interface ApprovalView {

@@ -126,6 +126,14 @@ function urlsIn(v: unknown, depth = 0): string[] {
   return [];
 }
 
+/** Exact-input or exact-output: Jupiter says so in its quote (swapMode), EVM routers in the function they call. */
+function swapMode(f: Facts): "in" | "out" | null {
+  const named = typeof f.details?.swapMode === "string" ? f.details.swapMode : (f.actionType ?? "");
+  if (/exact[_-]?out|exactOutput|TokensForExact|ETHForExact/i.test(named)) return "out";
+  if (/exact[_-]?in|exactInput|ExactTokensFor|ExactETHFor/i.test(named)) return "in";
+  return null;
+}
+
 export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   const v = emptyView("facts", f.summary);
   v.venue = f.venue;
@@ -161,6 +169,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
       buyUsdMin: mul(buyMin, priceOf(buyAsset, ctx)),
       slippageBps: s.slippageBps,
       recipient: s.recipient,
+      mode: swapMode(f),
     };
     v.swap = sw;
   }

@@ -72,6 +72,13 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
       case "approval_exact":
         out.push(...checkApprovalExact(c, view, ctx));
         break;
+      case "swap_mode":
+        if (view.swap) {
+          const mode = view.swap.mode ?? null;
+          if (mode === null) out.push({ type: "unknown", message: `Whether this swap fixes its input or its output amount is not known, so "${c.rule}" cannot be checked.` });
+          else if (mode !== c.mode) out.push({ type: "violation", message: `This is an exact-${mode === "in" ? "input" : "output"} swap, but "${c.rule}".` });
+        }
+        break;
     }
   }
   return out;

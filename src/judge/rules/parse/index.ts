@@ -13,7 +13,7 @@ import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isLimiting, type ClauseReading } from "./reading";
-import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide } from "./trading";
+import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapMode } from "./trading";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -116,6 +116,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseProtective(c, st, rule);
   parseReduceOnly(c, st, rule);
   parseOrderType(c, st, rule, sentence);
+  parseSwapMode(c, st, rule);
   // "anything larger needs approval" looks back at this sentence and the one before it.
   parseAboveThat(c, st, capsFrom);
   parseShareCaps(c, st, rule);

@@ -172,3 +172,38 @@ export function parseApprovalShape(c: Clause, st: ParseState, rule: string): voi
     (m) => add(st, { kind: "approval_exact", exact: true, pendingRef: !!(m[1] ?? m[2]) || /pending|being|in progress/i.test(m[0]) || undefined, rule }),
   );
 }
+
+const MODE_WORDS: Array<[RegExp, "in" | "out"]> = [
+  [/\bExactIn\b|\bexact[- ]?in(?:put)?\b(?:\s+(?:swaps?|mode|quotes?|routes?))?/gi, "in"],
+  [/\bExactOut\b|\bexact[- ]?out(?:put)?\b(?:\s+(?:swaps?|mode|quotes?|routes?))?/gi, "out"],
+];
+
+/**
+ * Swap mode: "ExactIn only", "exact-input swaps only", "never use ExactOut", "no exact output quotes". A mode under
+ * a negation is the other one required; a mode with "only"/"must"/"always" is required; "ExactOut is fine" permits
+ * without restricting.
+ */
+export function parseSwapMode(c: Clause, st: ParseState, rule: string): void {
+  const found: Array<{ index: number; end: number; mode: "in" | "out" }> = [];
+  for (const [re, mode] of MODE_WORDS) scan(c, re, (m) => void found.push({ index: m.index, end: m.index + m[0].length, mode }));
+  if (found.length === 0) return;
+  found.sort((a, b) => a.index - b.index);
+  const required = new Set<"in" | "out">();
+  for (const f of found) {
+    const before = c.text.slice(0, f.index);
+    const negated = new RegExp(String.raw`\b(?:${NEG}|avoid|without|except)\b[^,;]*$`, "i").test(before) || /^\s*(?:is|are)\s+(?:not allowed|forbidden|banned|prohibited|off[- ]limits)\b/i.test(c.text.slice(f.end));
+    const restricting = /\b(?:only|must|always|exclusively|required?)\b/i.test(c.text);
+    if (negated) required.add(f.mode === "in" ? "out" : "in");
+    else if (restricting) required.add(f.mode);
+  }
+  // "ExactIn only, never ExactOut" names one mode twice; "ExactIn only ... ExactOut only" contradicts itself: no swap fits.
+  for (const mode of required) add(st, { kind: "swap_mode", mode, rule });
+  // Only the words of each mode's own stretch of the clause (up to a comma or semicolon) are read here.
+  const inStretch = (i: number): boolean =>
+    found.some((f) => {
+      const from = Math.max(c.text.lastIndexOf(",", f.index), c.text.lastIndexOf(";", f.index), c.text.lastIndexOf(":", f.index));
+      const next = c.text.slice(f.end).search(/[,;:]/);
+      return i > from && i < (next < 0 ? c.text.length : f.end + next);
+    });
+  scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|always|use|using|swaps?|mode|quotes?|(?:are|is)\s+(?:fine|ok|okay|allowed|permitted|not allowed|forbidden|banned|prohibited))\b`, "gi"), (m) => inStretch(m.index));
+}
