@@ -129,6 +129,6 @@ export function explorerHtmlPages(): MiddlewareHandler {
     const status = c.res.status;
     const body = (await c.res.json()) as Json;
     c.res = undefined as unknown as Response;
-    c.res = c.html(<ExplorerPage where={where} status={status} body={body} />, status as 200);
+    c.res = await c.html(<ExplorerPage where={where} status={status} body={body} />, status as 200);
   };
 }
