@@ -228,7 +228,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     if (starknet) cleanups.unshift(() => starknet.stop());
     // One vault over the master key; one custody signer per key family (secp256k1 for the EVM chains).
     const keystore = createEvmKeystoreSigner(envelopeVault(masterKey));
-    const chains = createChainRegistry([...(chain ? [createEvmAdapter(chain.base, keystore, { clock })] : []), ...(starknet ? [starknet.adapter] : [])]);
+    const chains = createChainRegistry([...(chain ? [createEvmAdapter(chain.base, keystore, { clock })] : []), ...(solana ? [solana.adapter] : []), ...(starknet ? [starknet.adapter] : [])]);
     const escrow = createEscrow({
       db,
       clock,

@@ -16,6 +16,7 @@ import { starknetAddressCodec } from "./starknet/codec";
 
 const NO_PRICES: PriceSource = fixedPrices("none", {});
 import { ADDRESS_SHAPE_MESSAGE, evmAddressSchema, looksLikeEvmAddress } from "./evm/address";
+import { looksLikeSolanaAddress, solanaAddressCodec } from "./solana/codec";
 
 /** One entry per family: `looks` says the string is meant as this family's address (shape only). */
 export const FAMILY_CODECS: readonly { family: string; looks: (s: string) => boolean; codec: AddressCodec }[] = [
@@ -24,6 +25,7 @@ export const FAMILY_CODECS: readonly { family: string; looks: (s: string) => boo
   // rules alone here (a mistyped EIP-55 checksum must not slip through as a felt); the Starknet codec still
   // accepts such an address when a Starknet wallet plans it.
   { family: "starknet", looks: (s) => (/^0x[0-9a-fA-F]{1,64}$/.test(s) && !looksLikeEvmAddress(s)) || /^[0-9]{10,78}$/.test(s), codec: starknetAddressCodec },
+  { family: "solana", looks: looksLikeSolanaAddress, codec: solanaAddressCodec },
 ];
 
 /** Null when some family accepts the address, else the most specific reason (a family whose shape it has). */

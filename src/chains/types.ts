@@ -39,6 +39,13 @@ export interface ChainInfo {
   name: string;
   /** True when this is the local sandbox chain (faucet, fixed prices, local explorer). */
   sandbox: boolean;
+  /** False when wallets on this chain cannot be created in `safe` mode (SPEC 4.7: Base and Starknet only). Default true. */
+  safeMode?: boolean;
+  /**
+   * Input kinds that always wait for the owner's confirmation, whatever the judge says (SPEC 3: every named
+   * Solana transfer). The judge and the limits still run first; only an ALLOW that would execute is held.
+   */
+  ownerConfirmsKinds?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------------

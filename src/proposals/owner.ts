@@ -8,6 +8,7 @@
  * proposal (it can never execute as it is); a chain that cannot simulate right now leaves it held (409).
  * The owner's confirmation stands in for the judge: no credit is charged and the verdict stays the judge's.
  */
+import { ChainInputError } from "../chains/port";
 import { limitsFromRow } from "../wallets/limits";
 import { lockWallet } from "../wallets/repo";
 import { invalidState } from "./errors";
@@ -76,7 +77,16 @@ export async function confirmProposal(deps: ProposalsDeps, scope: OwnerScope, tx
   }
   // A registered kind (x402 payments) re-reads its own effects; a chain payload is simulated again.
   const kind = deps.kinds?.get(row.kind);
-  const fresh = kind ? await kind.resimulate(deps, row) : { simulation: await simulateProposal(chain, { id: wallet.id, address: wallet.address, chain: wallet.chain }, { payload }), block: undefined };
+  let fresh;
+  try {
+    fresh = kind ? await kind.resimulate(deps, row) : { simulation: await simulateProposal(chain, { id: wallet.id, address: wallet.address, chain: wallet.chain }, { payload }), block: undefined };
+  } catch (err) {
+    // The chain refuses the stored payload now (e.g. a Solana wallet that can no longer pay its fee and rent):
+    // it cannot execute as it is, like a reverting re-simulation.
+    if (!(err instanceof ChainInputError)) throw err;
+    await transition(db, row.id, "awaiting_user", "blocked", clock.now(), { reasoning: `refused at confirmation: ${err.message}`.slice(0, 2000) });
+    return result(deps, row.id);
+  }
   const sim = fresh.simulation;
   if (sim.status === "unavailable") throw invalidState("the chain cannot simulate this transaction right now; nothing was signed; retry the confirmation");
 

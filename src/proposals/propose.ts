@@ -22,7 +22,7 @@ import { findWallet, lockWallet } from "../wallets/repo";
 import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
 import { ChainInputError, ChainUnavailableError, type ChainAdapter } from "../chains/port";
-import type { ChainPayload, RawChange, SimulationReport } from "../chains/types";
+import { holdsForOwner, type ChainPayload, type RawChange, type Simulated, type SimulationReport } from "../chains/types";
 import type { KeyHandle } from "../chains/custody";
 import { offlineChain } from "../chains/codecs";
 import type { WalletView } from "../wallets/repo";
@@ -51,7 +51,7 @@ export async function propose(deps: ProposalsDeps, principal: Principal, walletR
     if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
     return chain.plan(ref, req.input);
   });
-  return proposeBuilt(deps, principal, wallet, { built, input: req.input, note: req.note, source, simulate: () => simulateProposal(chain!, ref, built) });
+  return proposeBuilt(deps, principal, wallet, { built, input: req.input, note: req.note, source, simulate: () => chain!.simulate(ref, built.payload, { declared: built.declared }) });
 }
 
 /**
@@ -64,7 +64,7 @@ export async function planned<T>(step: () => T | Promise<T>, code = "propose_fai
     return await step();
   } catch (err) {
     if (err instanceof ChainInputError) {
-      if (err.field) throw new ServiceError("invalid_input", "invalid_input", `${err.field}: ${err.message}`);
+      if (err.field) throw new ServiceError("invalid_input", "invalid_input", err.message.startsWith(err.field) ? err.message : `${err.field}: ${err.message}`);
       throw code === "propose_failed" ? proposeFailed(err.message) : new ServiceError("invalid_input", code, err.message);
     }
     if (err instanceof ChainUnavailableError) throw new ServiceError("upstream_failed", "chain_unavailable", `the chain could not be read: ${err.message}`.slice(0, 300));
@@ -72,9 +72,19 @@ export async function planned<T>(step: () => T | Promise<T>, code = "propose_fai
   }
 }
 
-/** The simulation every payload gets: the wallet chain's simulator, into the SPEC 2.8 report. */
+/**
+ * The simulation every payload gets: the wallet chain's simulator, into the SPEC 2.8 report. A
+ * simulation that finds the input itself at fault (a Solana wallet left unable to pay its fee or rent)
+ * throws ChainInputError: callers map it with `planned`.
+ */
 export async function simulateProposal(chain: ChainAdapter, wallet: { id: string; address: string; chain: string }, built: { payload: ChainPayload; declared?: RawChange[] }): Promise<SimulationReport> {
   return (await chain.simulate(wallet, built.payload, { declared: built.declared })).report;
+}
+
+/** A report, or the adapter's full result whose `block` warnings hold the proposal for the owner. */
+function splitSimulation(s: SimulationReport | Simulated): { report: SimulationReport; holds: string[] } {
+  if (!("report" in s)) return { report: s, holds: [] };
+  return { report: s.report, holds: s.warnings.filter(holdsForOwner).map((w) => w.message) };
 }
 
 /**
@@ -86,8 +96,8 @@ export interface ProposeBuiltOptions {
   input: Record<string, unknown>;
   note?: string | null;
   source: "api" | "mcp";
-  /** Default: the wallet chain's simulation of `built.payload`. */
-  simulate?: () => Promise<SimulationReport>;
+  /** Default: the wallet chain's simulation of `built.payload`. An adapter's full result also holds on `block` warnings. */
+  simulate?: () => Promise<SimulationReport | Simulated>;
   /** Runs in the transaction that records the proposal (a kind's own rows). */
   onRecorded?: (tx: Transaction<DB>, proposalId: string) => Promise<void>;
 }
@@ -103,7 +113,9 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
   const req = { input: o.input };
   const note = cutNote(o.note);
 
-  const simulation = await (o.simulate ? o.simulate() : simulateProposal(chain, wallet, { payload: built.payload as ChainPayload }));
+  // Nothing is recorded or charged when the simulation refuses the input (400, no judge run).
+  const sim = splitSimulation(await planned(() => (o.simulate ? o.simulate() : chain.simulate(wallet, built.payload as ChainPayload))));
+  const simulation = sim.report;
 
   const id = prefixedId("prop");
   const rec = await db.transaction().execute(async (tx) => {
@@ -186,6 +198,11 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     simulationStatus: simulation.status,
     limitsCheckable: lim.checkable,
     canSign: canExecute(deps, chain, built.kind, { walletId: wallet.id, address: wallet.address, keyRef: key.key_ref }),
+    ownerHold: chain.info.ownerConfirmsKinds?.includes(built.kind)
+      ? `${built.kind === "transfer" ? "a named transfer" : `a ${built.kind}`} on a ${chain.info.key} wallet always waits for the owner's confirmation`
+      : sim.holds.length
+        ? `the simulation raised what the service cannot vouch for: ${sim.holds.join("; ")}`
+        : null,
   });
   const judged = { verdict: run.verdict, scan_id: run.id, credits_remaining: run.creditsRemaining, proof: JSON.stringify(run.proof) };
   const judgeReason = run.reasoning ?? "";

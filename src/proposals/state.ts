@@ -59,6 +59,11 @@ export interface DecisionInput {
   limitsCheckable: boolean;
   /** The custodian can sign for this wallet now (key present, executor available for batches). */
   canSign: boolean;
+  /**
+   * Why the wallet's chain holds this proposal for the owner whatever the judge says, or null: a kind it
+   * always holds (ChainInfo.ownerConfirmsKinds), or a simulation warning of severity `block`.
+   */
+  ownerHold?: string | null;
 }
 
 export type Decision = { next: "blocked"; reason: string | null } | { next: "awaiting_user"; reason: string } | { next: "execute" };
@@ -72,6 +77,7 @@ export function decide(i: DecisionInput): Decision {
   if (i.verdict === "BLOCK") return { next: "blocked", reason: null };
   if (i.verdict !== "ALLOW") return { next: "awaiting_user", reason: i.verdict === "ESCALATE" ? "the judge escalated this proposal to the owner" : "the judge gave no verdict; the owner decides" };
   if (i.walletMode === "safe") return { next: "awaiting_user", reason: "this is a safe wallet, so every proposal waits for the owner's confirmation" };
+  if (i.ownerHold) return { next: "awaiting_user", reason: i.ownerHold };
   if (i.simulationStatus !== "clean") return { next: "awaiting_user", reason: "the simulation is unavailable, so the owner decides" };
   if (!i.limitsCheckable) return { next: "awaiting_user", reason: "the wallet limits could not be checked against the simulation (an asset has no USD price), so the owner decides" };
   if (!i.canSign) return { next: "awaiting_user", reason: "the service cannot sign this action itself, so the owner decides" };

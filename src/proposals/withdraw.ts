@@ -25,7 +25,7 @@ export async function withdraw(deps: ProposalsDeps, scope: OwnerScope, walletRef
   const ref = { id: wallet.id, address: wallet.address, chain: wallet.chain };
   const built = await planned(() => chain.buildTransfer(ref, req), "withdraw_failed");
   // The plain simulation (no residual-allowance pass needed: a transfer grants nothing).
-  const sim = (await chain.simulate(ref, built.payload, { declared: built.declared })).report;
+  const sim = (await planned(() => chain.simulate(ref, built.payload, { declared: built.declared }), "withdraw_failed")).report;
   const id = prefixedId("prop");
   const now = clock.now();
   const reverted = sim.status === "reverted";

@@ -38,6 +38,10 @@ export async function createWallet(
     throw createFailed(`${input.chain} wallets are not available on this deployment yet; create a ${deps.chains.all().map((a) => a.info.key).join(" or ")} wallet`);
   }
 
+  if (input.mode === "safe" && chain.info.safeMode === false) {
+    throw createFailed(`mode safe is not available on ${chain.info.key} wallets (safe mode is available on Base and Starknet); create an autonomous ${chain.info.key} wallet: its named transfers always wait for your confirmation`);
+  }
+
   const parsedLimits = LimitsInput.safeParse(input.limits ?? {});
   if (!parsedLimits.success) {
     const issue = parsedLimits.error.issues[0];

@@ -15,6 +15,9 @@ describe("decide (SPEC 3)", () => {
     expect(decide({ ...base, simulationStatus: "unavailable" }).next).toBe("awaiting_user");
     expect(decide({ ...base, limitsCheckable: false }).next).toBe("awaiting_user");
     expect(decide({ ...base, canSign: false }).next).toBe("awaiting_user");
+    // A kind the chain always holds (named Solana transfers): held on ALLOW, still blocked on BLOCK.
+    expect(decide({ ...base, ownerHold: "named transfers wait" })).toEqual({ next: "awaiting_user", reason: "named transfers wait" });
+    expect(decide({ ...base, ownerHold: "named transfers wait", verdict: "BLOCK" }).next).toBe("blocked");
   });
 
   it("blocks BLOCK, and blocks a reverting simulation whatever the judge said (hard rule)", () => {

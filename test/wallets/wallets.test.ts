@@ -56,9 +56,10 @@ describe("POST /api/v1/wallets (SPEC 4.7)", () => {
     expect((await post({ name: "x", chain: "base", mode: "safe", limits: { dailyCapUsd: 1e10 } })).body.error).toBe("create_failed");
     expect((await post({ name: "x", chain: "base", mode: "safe", limits: { recipientAllowlist: ["bob"] } })).body.message).toMatch(/not a 0x address/);
     expect((await post({ name: "x", chain: "base", mode: "safe", limits: { surprise: 1 } })).body.error).toBe("create_failed");
-    const sol = await post({ name: "x", chain: "solana", mode: "autonomous" });
+    // SPEC 4.7: safe mode is Base and Starknet only.
+    const sol = await post({ name: "x", chain: "solana", mode: "safe" });
     expect(sol.body.error).toBe("create_failed");
-    expect(sol.body.message).toMatch(/solana/);
+    expect(sol.body.message).toMatch(/safe is not available on solana wallets/);
     await post({ name: "dup", chain: "base", mode: "safe" });
     const dup = await post({ name: "dup", chain: "base", mode: "safe" });
     expect(dup.body).toMatchObject({ error: "create_failed" });

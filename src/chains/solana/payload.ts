@@ -31,6 +31,7 @@ import { getTransferSolInstruction } from "@solana-program/system";
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { keccakCanonical } from "../../lib/hashing";
 import { NATIVE, type ChainPayload } from "../types";
+import { MEMO_PROGRAM } from "./spl";
 
 export interface SolanaTransferPayload extends ChainPayload {
   v: 1;
@@ -110,8 +111,9 @@ export interface BuiltMessage {
  * transactions with lookups, `tables` are the tables' current address lists (checked against the pins by
  * the caller).
  */
-export async function buildMessage(p: SolanaPayload, lifetime: { blockhash: string; lastValidBlockHeight: bigint }, tables: Record<string, string[]> = {}): Promise<BuiltMessage> {
+export async function buildMessage(p: SolanaPayload, lifetime: { blockhash: string; lastValidBlockHeight: bigint }, tables: Record<string, string[]> = {}, memo?: string): Promise<BuiltMessage> {
   const ixs = await instructionsOf(p);
+  if (memo !== undefined) ixs.push({ programAddress: MEMO_PROGRAM as Address, accounts: [], data: new TextEncoder().encode(memo) });
   const version = p.kind === "solana_transaction" ? p.version : 0;
   let msg = pipe(
     createTransactionMessage({ version }),

@@ -2,6 +2,7 @@
  * Execution on Solana: prepare (fresh blockhash, pinned lookup tables re-checked, a preflight simulation),
  * sign (the wallet's ed25519 signature over the message this service compiled), broadcast (idempotent:
  * the same bytes are the same signature, "already processed" is `sent`), wait, and lookup for reconcile.
+ * Each signing adds a Memo with a random tag, so two proposals of identical instructions never share a signature.
  *
  * Reconcile never sends twice: a signed transaction is tied to its blockhash. While that blockhash is
  * valid, the stored bytes may be re-broadcast (same signature: it lands at most once). Once it has expired
@@ -9,6 +10,7 @@
  * then may the core sign again.
  */
 import { getBase58Decoder, getCompiledTransactionMessageDecoder, getTransactionDecoder, type Address, type Blockhash, type Signature, type Transaction } from "@solana/kit";
+import { randomBytes } from "node:crypto";
 import type { BroadcastOutcome, SignedTransaction, TransactionState } from "../types";
 import type { Prepared, SignContext, WalletRef } from "../port";
 import type { SolanaClient } from "./client";
@@ -17,6 +19,8 @@ import { buildMessage, withSignature, type SolanaPayload } from "./payload";
 import { checkPinnedTables } from "./simulate";
 
 const b58 = getBase58Decoder();
+/** Solana's packet limit for a wire transaction. */
+const MAX_WIRE_BYTES = 1232;
 
 interface PreparedSolana {
   from: string;
@@ -28,7 +32,12 @@ export async function prepareSolana(client: SolanaClient, wallet: WalletRef, pay
   const pins = await checkPinnedTables(client, payload);
   if ("changed" in pins) return { ok: false, reason: pins.changed };
   const latest = await client.call("getLatestBlockhash", () => client.rpc.getLatestBlockhash({ commitment: "confirmed" }).send());
-  const built = await buildMessage(payload, latest.value, pins.tables);
+  // A signature is a pure function of the message: two proposals with the same instructions signed under the
+  // same blockhash would be one transaction (the second "already processed", yet recorded as its own). A memo
+  // with a random tag makes every signing distinct; it moves nothing. Dropped only if the message would
+  // outgrow the packet limit.
+  let built = await buildMessage(payload, latest.value, pins.tables, `arbiter:${randomBytes(8).toString("hex")}`);
+  if (Buffer.from(built.unsignedWire, "base64").length > MAX_WIRE_BYTES) built = await buildMessage(payload, latest.value, pins.tables);
   const sim = await client.call("simulateTransaction", () =>
     client.rpc.simulateTransaction(built.unsignedWire as never, { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment: "confirmed" }).send(),
   );

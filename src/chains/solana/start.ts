@@ -40,6 +40,9 @@ export interface StartSolanaOptions {
   logger?: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
 
+/** SPEC 4.7: no safe mode on Solana; SPEC 3: a named Solana transfer always waits for the owner. */
+const SOLANA_RULES = { safeMode: false, ownerConfirmsKinds: ["transfer"] } as const;
+
 const caip2Of = (genesis: string) => `solana:${genesis.slice(0, 32)}`;
 
 export async function startSolana(o: StartSolanaOptions): Promise<SolanaRuntime | null> {
@@ -49,7 +52,7 @@ export async function startSolana(o: StartSolanaOptions): Promise<SolanaRuntime 
     const genesis = await probe.rpc.getGenesisHash().send().then(String).catch(() => null);
     if (!genesis) o.logger?.warn({ rpc: "SOLANA_RPC_URL" }, "the Solana RPC did not answer at start-up; assuming mainnet-beta until it does");
     const genesisHash = genesis ?? MAINNET_GENESIS;
-    const info: ChainInfo = { key: "solana", family: "solana", caip2: caip2Of(genesisHash), names: ["solana"], name: "Solana", sandbox: false };
+    const info: ChainInfo = { key: "solana", family: "solana", caip2: caip2Of(genesisHash), names: ["solana"], name: "Solana", sandbox: false, ...SOLANA_RULES };
     const client = createSolanaClient(o.rpcUrl, info.caip2);
     const prices = genesisHash === MAINNET_GENESIS ? cachedSolanaPrices(pythPrices(o.rpcUrl), 30_000) : fixedSolanaPrices({});
     const assets = createSolanaAssets(new SplTokenRegistry(genesisHash === MAINNET_GENESIS ? MAINNET_SPL_TOKENS : []), prices);
@@ -58,7 +61,7 @@ export async function startSolana(o: StartSolanaOptions): Promise<SolanaRuntime 
   }
   if (!o.sandbox) return null;
   const sandbox = await startSandboxOnPort(o);
-  const info: ChainInfo = { key: "solana", family: "solana", caip2: sandbox.caip2, names: ["solana"], name: "Solana (Arbiter sandbox)", sandbox: true };
+  const info: ChainInfo = { key: "solana", family: "solana", caip2: sandbox.caip2, names: ["solana"], name: "Solana (Arbiter sandbox)", sandbox: true, ...SOLANA_RULES };
   const client = createSolanaClient(sandbox.rpcUrl, info.caip2);
   const assets = createSolanaAssets(new SplTokenRegistry(SANDBOX_SPL_TOKENS), fixedSolanaPrices());
   const explorer = solanaExplorer({ sandboxBaseUrl: `${o.publicUrl}/sandbox/explorer/solana`, genesisHash: sandbox.genesisHash, rpcUrl: sandbox.rpcUrl });
