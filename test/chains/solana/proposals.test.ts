@@ -61,7 +61,7 @@ describe("named transfers wait for the owner", () => {
     const r = await t.proposeSol(a.apiKey, "named", { kind: "transfer", transfer: { asset: "USDC", amount: "12.5", to: bob } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: "awaiting_user", verdict: "ALLOW", approvalUrl: `http://arbiter.test/dashboard/proposals/${r.body.txId}`, creditsRemaining: 4 });
-    expect(r.body.reasoning).toMatch(/held for the owner: a named transfer on a solana wallet always waits/);
+    expect(r.body.reasoning).toMatch(/^Held for the owner: a named transfer on a solana wallet always waits/);
     expect(r.body.simulation).toMatchObject({ status: "clean", caip2: t.info.caip2 });
     expect(r.body.simulation.changes).toEqual(expect.arrayContaining([expect.objectContaining({ direction: "out", assetType: "spl", contractAddress: USDC_MINT, rawAmount: "12500000", counterparty: bob, usdValue: 12.5 })]));
     expect(await t.usdcOf(bob)).toBe(0n);
