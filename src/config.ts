@@ -68,6 +68,27 @@ const EnvSchema = z.object({
   STARKNET_RPC_URL: optionalUrl,
   FACILITATOR_URL: optionalUrl,
   /**
+   * STRK20 private actions (docs/strk20.md). Production needs the pool address and a proving service it
+   * trusts with viewing keys; relaying needs a paymaster and its API key. The sandbox runs a local pool,
+   * prover and paymaster and ignores these.
+   */
+  STRK20_POOL_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{1,64}$/, "must be a 0x-hex Starknet address")
+    .optional(),
+  STRK20_PROVER_URL: optionalUrl,
+  STRK20_PAYMASTER_URL: optionalUrl,
+  STRK20_PAYMASTER_API_KEY: z.string().min(1).optional(),
+  /** Comma-separated fee recipients (the paymaster's forwarder) a quote may pay; any other is refused. */
+  STRK20_FEE_RECIPIENTS: z.string().optional(),
+  /** Ceiling on the relayer's fee, per fee token: `SYMBOL:whole-amount` pairs, comma-separated. */
+  STRK20_MAX_RELAY_FEE: z
+    .string()
+    .regex(/^(\s*(STRK|ETH|USDC|USDT):\d+(\.\d+)?\s*)(,\s*(STRK|ETH|USDC|USDT):\d+(\.\d+)?\s*)*$/i, "must be SYMBOL:amount pairs, e.g. STRK:10,USDC:5")
+    .optional(),
+  /** Proofs are made against head minus this many blocks (state read must be settled); default 10, sandbox 0. */
+  STRK20_PROVING_LAG_BLOCKS: z.coerce.number().int().min(0).max(1_000).optional(),
+  /**
    * Receipt anchoring (docs/receipts.md): batch roots written to the anchor contract. On by default where a
    * chain runs (the sandbox: its own key and contract; Base: needs ANCHOR_PRIVATE_KEY and
    * ANCHOR_CONTRACT_ADDRESS). Off: every receipt's anchorStatus is `skipped`.
@@ -198,6 +219,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.ALLOW_LOOPBACK_FETCH && !sandbox) throw new ConfigError("invalid configuration:\n  ALLOW_LOOPBACK_FETCH=true is for the sandbox only (it would let agents make the service call its own host)");
   if (e.SWAP_PROVIDER === "sandbox" && !sandbox) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=sandbox needs the sandbox chain");
   if (e.SWAP_PROVIDER === "0x" && !e.ZEROX_API_KEY) throw new ConfigError("invalid configuration:\n  SWAP_PROVIDER=0x needs ZEROX_API_KEY");
+  if (e.STRK20_PROVER_URL && !e.STRK20_POOL_ADDRESS) throw new ConfigError("invalid configuration:\n  STRK20_PROVER_URL needs STRK20_POOL_ADDRESS (the pool the proofs are for)");
+  if (e.STRK20_PAYMASTER_URL && !e.STRK20_POOL_ADDRESS) throw new ConfigError("invalid configuration:\n  STRK20_PAYMASTER_URL needs STRK20_POOL_ADDRESS");
   if (e.RATE_LIMIT_STORE === "redis" && !e.REDIS_URL) throw new ConfigError("invalid configuration:\n  RATE_LIMIT_STORE=redis needs REDIS_URL");
   try {
     parseTrustedProxies(e.TRUSTED_PROXIES);

@@ -224,6 +224,15 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       vault: envelopeVault(masterKey),
       keyRefOf: async (walletId) => (await db.selectFrom("wallets").select("key_ref").where("id", "=", walletId).where("chain", "=", "starknet").executeTakeFirst())?.key_ref ?? null,
       logger: logger.child({ component: "starknet" }),
+      strk20: {
+        pool: config.STRK20_POOL_ADDRESS,
+        proverUrl: config.STRK20_PROVER_URL,
+        paymasterUrl: config.STRK20_PAYMASTER_URL,
+        apiKey: config.STRK20_PAYMASTER_API_KEY,
+        feeRecipients: config.STRK20_FEE_RECIPIENTS,
+        maxRelayFee: config.STRK20_MAX_RELAY_FEE,
+        provingLagBlocks: config.STRK20_PROVING_LAG_BLOCKS,
+      },
     });
     if (starknet) cleanups.unshift(() => starknet.stop());
     // One vault over the master key; one custody signer per key family (secp256k1 for the EVM chains).

@@ -13,6 +13,11 @@ import { createStarkSigner } from "./custody";
 import { startStarknetSandbox, type StarknetSandbox } from "./sandbox";
 import { createStarknetFaucet, type StarknetFaucet } from "./sandbox/faucet";
 import { starknetRpc } from "./rpc-client";
+import { randomBytes } from "node:crypto";
+import { SANDBOX_FORWARDER, SANDBOX_POOL_ADDRESS } from "./sandbox/strk20/model";
+import { createSandboxPaymaster } from "./sandbox/strk20/paymaster";
+import { startSandboxProver } from "./sandbox/strk20/prover";
+import { strk20Settings, type Strk20Settings } from "./strk20/settings";
 
 /** Sandbox prices (USD per whole unit), fixed so limits in USD are predictable there. */
 export const SANDBOX_STARKNET_PRICES: Record<string, number> = { STRK: 0.5, ETH: 3000, USDC: 1, USDT: 1 };
@@ -21,6 +26,8 @@ export interface StarknetRuntime {
   adapter: ReturnType<typeof createStarknetAdapter>;
   sandbox: StarknetSandbox | null;
   faucet: StarknetFaucet | null;
+  /** STRK20 private actions: the pool, prover and paymaster this deployment uses; null when not configured. */
+  strk20: Strk20Settings | null;
   /** What GET /admin/v1/sandbox reports (sandbox only). */
   describe(): { rpcUrl: string; chainId: string; tokens: Record<string, string>; faucet: string } | null;
   stop(): Promise<void>;
@@ -37,6 +44,10 @@ export interface StartStarknetOptions {
   prices?: (tokenAddress: string) => Promise<number | null>;
   /** Tests: keep the sandbox node's state in memory. */
   ephemeral?: boolean;
+  /** Production STRK20 settings (STRK20_* variables); the sandbox starts its own pool, prover and paymaster. */
+  strk20?: { pool?: string; proverUrl?: string; paymasterUrl?: string; apiKey?: string; feeRecipients?: string; maxRelayFee?: string; provingLagBlocks?: number };
+  /** Sandbox: the pool's proof validity window in blocks (tests use a few). */
+  proofValidityBlocks?: bigint;
   logger?: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
 
@@ -53,11 +64,17 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
       });
     if (BigInt(id) !== BigInt(SN_MAIN)) throw new ChainUnavailableError(`STARKNET_RPC_URL serves chain ${id}, not SN_MAIN (the tokens and addresses this service knows are mainnet's)`);
     const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd: o.prices ?? (async () => null) } });
-    return { adapter, sandbox: null, faucet: null, describe: () => null, stop: async () => {} };
+    return { adapter, sandbox: null, faucet: null, strk20: strk20Settings({ ...o.strk20, sandbox: false }), describe: () => null, stop: async () => {} };
   }
   if (!o.sandbox) return null;
-  const sandbox = await startStarknetSandbox({ dataDir: o.ephemeral ? undefined : `${o.dataDir}/sandbox/starknet` });
+  const sandbox = await startStarknetSandbox({ dataDir: o.ephemeral ? undefined : `${o.dataDir}/sandbox/starknet`, proofValidityBlocks: o.proofValidityBlocks });
   o.logger?.info({ rpcUrl: sandbox.url }, "Starknet sandbox node (a model of the protocol, not a Cairo VM) listening");
+  // The local STRK20 prover (proofs are HMACs of their facts, not STARKs) and paymaster, on loopback.
+  const apiKey = o.strk20?.apiKey ?? "sandbox_pm_" + randomBytes(12).toString("hex");
+  const prover = await startSandboxProver(sandbox.node);
+  const paymaster = await createSandboxPaymaster(sandbox.node, { apiKey }).start();
+  o.logger?.info({ prover: prover.url, paymaster: paymaster.url }, "STRK20 sandbox prover and paymaster listening (no STARK is proven or verified)");
+  const strk20 = strk20Settings({ ...o.strk20, pool: SANDBOX_POOL_ADDRESS, proverUrl: prover.url, paymasterUrl: paymaster.url, apiKey, feeRecipients: SANDBOX_FORWARDER, sandbox: true });
   const bySymbol = new Map(STARKNET_TOKENS.map((t) => [t.address, SANDBOX_STARKNET_PRICES[t.symbol] ?? null]));
   const adapter = createStarknetAdapter({
     rpcUrl: sandbox.url,
@@ -72,7 +89,11 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     adapter,
     sandbox,
     faucet,
+    strk20,
     describe: () => ({ rpcUrl: sandbox.url, chainId: "0x" + sandbox.node.chainId.toString(16), tokens: TOKENS, faucet: faucet.address }),
-    stop: () => sandbox.close(),
+    stop: async () => {
+      await Promise.all([prover.close(), paymaster.close()]);
+      await sandbox.close();
+    },
   };
 }

@@ -8,6 +8,8 @@ import { fromU256, shortString, toFeltHex, toU256 } from "../felt";
 import { OZ_ACCOUNT_CLASS_HASH, SANDBOX_ERC20_CLASS_HASH, SEL, STARKNET_TOKENS } from "../constants";
 import { verifyStarkSignature } from "../tx-hash";
 import type { Layer, Reader } from "./storage";
+import { isPool, poolContract } from "./strk20/pool";
+import { SANDBOX_POOL_CLASS_HASH } from "./strk20/model";
 
 /** A Cairo panic: the felt reason string travels up to the transaction's revert_reason. */
 export class Panic extends Error {
@@ -66,6 +68,17 @@ export interface ExecContext {
   nextOrder(): number;
   /** Calls made so far (the sandbox's measure of work for gas). */
   callCount: number;
+  /** The transaction's block context (what `get_execution_info` gives a contract); absent in read-only calls. */
+  env?: TxEnv;
+}
+
+export interface TxEnv {
+  /** The number of the block the transaction goes into. */
+  blockNumber: bigint;
+  blockHash(n: bigint): bigint | undefined;
+  chainId: bigint;
+  /** The transaction's proof facts (STRK20); empty for an ordinary invoke. */
+  proofFacts: bigint[];
 }
 
 export const VALID = shortString("VALID");
@@ -77,7 +90,7 @@ const SRC5_ID = 0x3f918d17e5ee77373b56385708f855659a07f75997f365cf87748628532a05
 const hex = (x: bigint) => toFeltHex(x);
 const addrKey = (x: bigint) => x.toString(16);
 export const balanceKey = (token: bigint, owner: bigint) => `erc20:${addrKey(token)}:bal:${addrKey(owner)}`;
-const allowanceKey = (token: bigint, owner: bigint, spender: bigint) => `erc20:${addrKey(token)}:allow:${addrKey(owner)}:${addrKey(spender)}`;
+export const allowanceKey = (token: bigint, owner: bigint, spender: bigint) => `erc20:${addrKey(token)}:allow:${addrKey(owner)}:${addrKey(spender)}`;
 export const supplyKey = (token: bigint) => `erc20:${addrKey(token)}:supply`;
 
 const TOKENS = new Map(STARKNET_TOKENS.map((t) => [BigInt(t.address), t]));
@@ -100,6 +113,7 @@ export function writeAccount(s: Layer, address: bigint, rec: { classHash: bigint
 
 export function classHashAt(s: Reader, address: bigint): string | undefined {
   if (TOKENS.has(address)) return SANDBOX_ERC20_CLASS_HASH;
+  if (isPool(s, address)) return SANDBOX_POOL_CLASS_HASH;
   return accountRecord(s, address)?.classHash;
 }
 
@@ -142,7 +156,11 @@ export function invoke(ctx: ExecContext, caller: bigint, to: bigint, selector: b
   const token = TOKENS.get(to);
   let result: bigint[];
   try {
-    result = token ? erc20(ctx, to, token, caller, selector, calldata, emit) : account(ctx, inv, to, caller, selector, calldata);
+    result = token
+      ? erc20(ctx, to, token, caller, selector, calldata, emit)
+      : classHash === SANDBOX_POOL_CLASS_HASH
+        ? poolContract(ctx, inv, to, caller, selector, calldata)
+        : account(ctx, inv, to, caller, selector, calldata);
   } catch (e) {
     if (e instanceof Panic) e.frames.unshift({ address: to, classHash, selector });
     throw e;

@@ -26,5 +26,6 @@ export const errors = {
     new RpcError(54, "Account balance is smaller than the transaction's maximal fee (calculated as the sum of each resource's limit x max price)"),
   validationFailure: (detail: string) => new RpcError(55, "Account validation failed", detail),
   duplicateTx: () => new RpcError(59, "A transaction with the same hash already exists in the mempool"),
+  invalidProof: () => new RpcError(69, "Invalid proof", "the proof does not match its proof facts (the sandbox checks the local prover's MAC, not a STARK)"),
   unsupportedTxVersion: (detail: string) => new RpcError(61, "The transaction version is not supported", detail),
 };

@@ -8,7 +8,7 @@
 import { toFeltHex } from "../felt";
 import { OZ_ACCOUNT_CLASS_HASH, SEL, STRK_ADDRESS } from "../constants";
 import { contractAddress, deployAccountV3Hash, invokeV3Hash } from "../tx-hash";
-import { accountRecord, balanceKey, invoke, nonceKey, Panic, signatureValid, writeAccount, type ExecContext, type Invocation } from "./contracts";
+import { accountRecord, balanceKey, invoke, nonceKey, Panic, signatureValid, writeAccount, type ExecContext, type Invocation, type TxEnv } from "./contracts";
 import { errors } from "./errors";
 import { Layer, type Reader } from "./storage";
 import { QUERY_V3, type DeployAccountTx, type ParsedTx } from "./transactions";
@@ -22,6 +22,9 @@ export const GAS_PRICES_WEI = { l1_gas: 8_000_000_000n, l1_data_gas: 300_000n, l
 
 /** The sandbox's gas schedule: deterministic, so an estimate always covers the real execution. */
 const GAS = { base: 300_000n, validate: 100_000n, perCall: 200_000n, deploy: 600_000n, dataBase: 128n, dataPerWrite: 32n };
+
+/** The block a transaction executes in: its number and the hashes of the blocks before it. */
+export type BlockEnv = Pick<TxEnv, "blockNumber" | "blockHash">;
 
 export interface ExecFlags {
   skipValidate: boolean;
@@ -79,7 +82,7 @@ function maxFee(tx: ParsedTx): bigint {
  * Runs the transaction; returns the outcome or throws an RpcError for what a node refuses outright
  * (`submit`: 52/53/54/55; otherwise the refusal is a TRANSACTION_EXECUTION_ERROR 41 at `index`).
  */
-export function executeTx(state: Reader, tx: ParsedTx, chainId: bigint, flags: ExecFlags, index = 0): ExecOutcome {
+export function executeTx(state: Reader, tx: ParsedTx, chainId: bigint, flags: ExecFlags, index = 0, block?: BlockEnv): ExecOutcome {
   if (flags.submit && tx.version === QUERY_V3) throw errors.unsupportedTxVersion("query-only transaction versions cannot be submitted");
   const { hash, sender } = txHash(tx, chainId);
   const refuse = (submitError: Error, reason: string): never => {
@@ -88,7 +91,8 @@ export function executeTx(state: Reader, tx: ParsedTx, chainId: bigint, flags: E
 
   const txLayer = new Layer(state as Layer);
   let order = 0;
-  const ctx = (storage: Layer): ExecContext => ({ storage, txHash: hash, nextOrder: () => order++, callCount: 0 });
+  const env: TxEnv | undefined = block && { ...block, chainId, proofFacts: tx.type === "INVOKE" ? tx.proofFacts : [] };
+  const ctx = (storage: Layer): ExecContext => ({ storage, txHash: hash, nextOrder: () => order++, callCount: 0, ...(env ? { env } : {}) });
 
   // Existence and nonce.
   const existing = accountRecord(txLayer, sender);

@@ -18,7 +18,10 @@ import { OZ_ACCOUNT_CLASS_HASH, SN_MAIN, STARKNET_TOKENS } from "../constants";
 import { contractAddress } from "../tx-hash";
 import { accountRecord, balanceKey, classHashAt, invoke, nonceKey, Panic, signatureValid, supplyKey, writeAccount } from "./contracts";
 import { errors, RpcError } from "./errors";
-import { executeTx, GAS_PRICES, GAS_PRICES_WEI, txHash, type ExecOutcome } from "./execute";
+import { executeTx, GAS_PRICES, GAS_PRICES_WEI, txHash, type BlockEnv, type ExecOutcome } from "./execute";
+import { sandboxProofValid } from "./strk20/attest";
+import { installStrk20 } from "./strk20/genesis";
+import { SANDBOX_VALIDITY_BLOCKS } from "./strk20/model";
 import { Layer, RootStorage } from "./storage";
 import { parseTx, QUERY_V3, type ParsedTx } from "./transactions";
 
@@ -54,9 +57,18 @@ interface Persisted {
   txs: TxRecord[];
   /** Held INVOKE transactions (their JSON-RPC form), waiting for their nonce. */
   pending?: Record<string, unknown>[];
+  /** The STRK20 pool's sandbox secrets: the proof-attestation key and the paymaster's relayer account. Absent in files from before the pool. */
+  strk20?: Strk20Genesis;
+}
+
+export interface Strk20Genesis {
+  attestKey: string;
+  relayer: { address: string; privateKey: string };
 }
 
 export interface NodeOptions {
+  /** The pool's `proof_validity_blocks` when the pool is installed (default 450; tests use a few). */
+  proofValidityBlocks?: bigint;
   /** Directory for the state file; omitted = in memory only. */
   dataDir?: string;
   chainId?: string;
@@ -69,6 +81,7 @@ const FAUCET_GENESIS: Record<string, bigint> = { STRK: 1_000_000_000n, ETH: 1_00
 export class SandboxNode {
   readonly chainId: bigint;
   readonly faucet: { address: string; privateKey: string };
+  readonly strk20: Strk20Genesis;
   private readonly storage: RootStorage;
   private readonly blocks: BlockRecord[];
   private readonly txs = new Map<bigint, TxRecord>();
@@ -77,7 +90,7 @@ export class SandboxNode {
   private readonly file: string | undefined;
   private readonly now: () => number;
 
-  private constructor(p: Persisted, file: string | undefined, now: () => number) {
+  private constructor(p: Persisted, file: string | undefined, now: () => number, validityBlocks = SANDBOX_VALIDITY_BLOCKS) {
     this.chainId = BigInt(p.chainId);
     this.faucet = p.faucet;
     this.storage = RootStorage.fromJSON(p.storage);
@@ -90,6 +103,8 @@ export class SandboxNode {
     }
     this.file = file;
     this.now = now;
+    this.strk20 = p.strk20 ?? installStrk20(this.storage, validityBlocks);
+    p.strk20 = this.strk20;
   }
 
   static open(opts: NodeOptions = {}): SandboxNode {
@@ -98,9 +113,11 @@ export class SandboxNode {
     if (file && existsSync(file)) {
       const p = JSON.parse(readFileSync(file, "utf8")) as Persisted;
       if (p.format !== "arbiter-starknet-sandbox/1") throw new Error(`${file}: unknown sandbox state format`);
-      return new SandboxNode(p, file, now);
+      const node = new SandboxNode(p, file, now, opts.proofValidityBlocks);
+      if (!p.strk20) node.persist();
+      return node;
     }
-    const node = new SandboxNode(genesis(opts.chainId ?? SN_MAIN, now()), file, now);
+    const node = new SandboxNode(genesis(opts.chainId ?? SN_MAIN, now()), file, now, opts.proofValidityBlocks);
     if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
     node.persist();
     return node;
@@ -164,7 +181,7 @@ export class SandboxNode {
   call(to: bigint, selector: bigint, calldata: bigint[]): string[] {
     if (!this.classHashAt(to)) throw errors.contractNotFound();
     try {
-      const inv = invoke({ storage: new Layer(this.storage), txHash: 0n, nextOrder: () => 0, callCount: 0 }, 0n, to, selector, calldata);
+      const inv = invoke({ storage: new Layer(this.storage), txHash: 0n, nextOrder: () => 0, callCount: 0, env: { ...this.blockEnv(), chainId: this.chainId, proofFacts: [] } }, 0n, to, selector, calldata);
       return inv.result;
     } catch (e) {
       if (!(e instanceof Panic)) throw e;
@@ -177,7 +194,7 @@ export class SandboxNode {
   dryRun(txs: ParsedTx[], flags: { skipValidate: boolean; skipFeeCharge: boolean }): ExecOutcome[] {
     const layer = new Layer(this.storage);
     return txs.map((tx, i) => {
-      const out = executeTx(layer, tx, this.chainId, { ...flags, submit: false }, i);
+      const out = executeTx(layer, tx, this.chainId, { ...flags, submit: false }, i, this.blockEnv());
       out.layer.commit();
       return out;
     });
@@ -189,6 +206,10 @@ export class SandboxNode {
    * deployed address for DEPLOY_ACCOUNT).
    */
   submit(tx: ParsedTx): { hash: bigint; contractAddress?: bigint } {
+    // A STRK20 transaction carries its proof beside the facts; the sandbox checks only the prover's MAC (not a STARK).
+    if (tx.type === "INVOKE" && tx.proofFacts.length > 0 && !(tx.proof && sandboxProofValid(Buffer.from(this.strk20.attestKey, "hex"), tx.proofFacts, tx.proof))) {
+      throw errors.invalidProof();
+    }
     if (tx.type === "INVOKE" && tx.version !== QUERY_V3) {
       const { hash, sender } = txHash(tx, this.chainId);
       const account = accountRecord(this.storage, sender);
@@ -229,7 +250,7 @@ export class SandboxNode {
   }
 
   private commit(tx: ParsedTx): ExecOutcome {
-    const out = executeTx(this.storage, tx, this.chainId, { skipValidate: false, skipFeeCharge: false, submit: true });
+    const out = executeTx(this.storage, tx, this.chainId, { skipValidate: false, skipFeeCharge: false, submit: true }, 0, this.blockEnv());
     if (this.txs.has(out.hash)) throw errors.duplicateTx();
     out.layer.commit();
     const parent = this.latest;
@@ -258,6 +279,11 @@ export class SandboxNode {
     return out;
   }
 
+  /** The context of the next block: its number, and the hashes of those before it. */
+  private blockEnv(): BlockEnv {
+    return { blockNumber: BigInt(this.height + 1), blockHash: (n) => (n >= 0n && n <= BigInt(this.height) ? BigInt(this.blocks[Number(n)]!.hash) : undefined) };
+  }
+
   private persist(): void {
     if (!this.file) return;
     const p: Persisted = {
@@ -268,6 +294,7 @@ export class SandboxNode {
       blocks: this.blocks,
       txs: [...this.txs.values()],
       pending: [...this.pending.values()].map((p) => p.tx.raw),
+      strk20: this.strk20,
     };
     const tmp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(tmp, "w");
