@@ -128,6 +128,8 @@ const EnvSchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex digits (32 bytes)")
     .optional(),
   APPROVAL_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** How often each process runs the proposal reconcile/expiry sweep (src/wallets/escrow.ts). */
+  ESCROW_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** Swap quotes (docs/swaps-and-payments.md): "sandbox" (the sandbox pool), "0x" (the 0x Swap API), "none". Default: sandbox in the sandbox, 0x when ZEROX_API_KEY is set, else none. */
   SWAP_PROVIDER: z.enum(["sandbox", "0x", "none"]).optional(),
   ZEROX_API_URL: optionalUrl,

@@ -247,6 +247,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       approvalWindowMinutes: config.APPROVAL_WINDOW_MINUTES,
       judgeTimeoutMs: config.JUDGE_TIMEOUT_MS,
+      sweepMs: config.ESCROW_SWEEP_MS,
       exclusiveDatabase: database.kind === "pglite",
     });
     cleanups.unshift(() => escrow.stop());
