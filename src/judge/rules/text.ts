@@ -43,7 +43,8 @@ const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
   let s = raw.replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
-  s = s.replace(/\s*<->\s*|\s*->\s*|\s*→\s*/g, " to ");
+  // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
+  s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
   // "1. Permitted instruments: ..." at the start of a line: an enumerator, not a quantity.
   s = s.replace(/(^|\n)[ \t]*\d{1,2}[.)][ \t]+(?=[A-Za-z])/g, "$1");
@@ -122,6 +123,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bleave\s+([^.;:!?]{1,80}?)\s+(?:alone|untouched|as (?:it is|they are))\b/gi, (_m, what: string) => `never touch ${what}`);
   // "no transfers of any kind": the qualifier only stresses the prohibition.
   s = s.replace(/,?\s+of\s+any\s+(?:kind|sort|type|description)\b|,?\s+whatsoever\b|,?\s+(?:under|in)\s+(?:any|no)\s+circumstances?\b/gi, "");
+  // "rebalance as needed", "top up when necessary": the agent's discretion, not a condition.
+  s = s.replace(/,?\s+(?:as|when|whenever|if)\s+(?:needed|necessary|appropriate)\b(?=\s*(?:[.,;!\n)]|$))/gi, "");
   // "no token approvals, zero exceptions", "never, no matter what": emphasis, not a second rule.
   s = s.replace(/[,;:(\s-]+\s*(?:(?:zero|no)\s+exceptions?|without\s+(?:any\s+)?exceptions?|no\s+matter\s+what|no\s+ifs(?:,)?\s+(?:and|or)\s+buts|full\s+stop|period)\s*\)?(?=\s*(?:[.;!\n]|$))/gi, "");
   // "Flag anything over $10k for review" asks for a human above the figure: "anything over $10k needs review".

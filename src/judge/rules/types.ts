@@ -128,6 +128,8 @@ export type Constraint =
       appliesTo: "all" | "entries";
     })
   | (Base & { kind: "slippage_cap"; bps: number })
+  /** "only swap WETH to USDC", "buy SOL with USDC": swaps may sell only `sell` and buy only `buy`. */
+  | (Base & { kind: "swap_direction"; sell: string[]; buy: string[] })
   /** "ExactIn only", "never exact-output swaps": which amount of a swap the agent may fix (the input or the output). */
   | (Base & { kind: "swap_mode"; mode: "in" | "out" })
   /** exact: approvals must equal the swap they serve; otherwise only unlimited approvals are ruled out. */

@@ -72,6 +72,20 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
       case "approval_exact":
         out.push(...checkApprovalExact(c, view, ctx));
         break;
+      case "swap_direction": {
+        // Several directions ("WETH to USDC, or USDC to DAI") are alternatives: the swap must follow one of them.
+        const dirs = cs.filter((k): k is typeof c => k.kind === "swap_direction");
+        if (c !== dirs[0] || !view.swap || !view.activities.includes("swap")) break;
+        // Native and wrapped native are one token for a direction rule.
+        const wrapped = (s: string | null): string | null => (s === "ETH" ? "WETH" : s === "SOL" ? "WSOL" : s);
+        const sellAsset = wrapped(view.swap.sellAsset);
+        const buyAsset = wrapped(view.swap.buyAsset);
+        const has = (list: string[], s: string): boolean => list.some((x) => wrapped(x) === s);
+        if (!sellAsset || !buyAsset) out.push({ type: "unknown", message: `The swap's tokens are not both known, so its direction under "${c.rule}" cannot be checked.` });
+        else if (!dirs.some((d) => has(d.sell, sellAsset) && has(d.buy, buyAsset)))
+          out.push({ type: "violation", message: `This swap sells ${sellAsset} for ${buyAsset}, but "${c.rule}" allows only ${dirs.map((d) => `${d.sell.join("/")} into ${d.buy.join("/")}`).join(" or ")}.` });
+        break;
+      }
       case "swap_mode":
         if (view.swap) {
           const mode = view.swap.mode ?? null;

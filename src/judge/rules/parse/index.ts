@@ -13,7 +13,7 @@ import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isLimiting, type ClauseReading } from "./reading";
-import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapMode } from "./trading";
+import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -117,6 +117,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseReduceOnly(c, st, rule);
   parseOrderType(c, st, rule, sentence);
   parseSwapMode(c, st, rule);
+  parseSwapDirection(c, st, rule);
   // "anything larger needs approval" looks back at this sentence and the one before it.
   parseAboveThat(c, st, capsFrom);
   parseShareCaps(c, st, rule);
@@ -124,6 +125,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseCounterDecl(c, st);
   parseOutcomes(c, st, rule);
   const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
+  // "if a bet is over 30, ping me first": the condition is the threshold just read.
+  if (st.constraints.slice(before).some((k) => k.kind === "escalate_above")) scan(c, /\b(?:if|when|whenever|in case|should)\b(?=[^,;]*\b(?:over|above|more than|larger than|bigger than|exceeds?|exceeding|greater than|beyond)\b)/gi, () => undefined);
   if (!capClause) parseEscalateOn(c, st, rule);
   if (parseExhaustive(c, st, rule)) return [];
   parseExcept(c, st, rule);

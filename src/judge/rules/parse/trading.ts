@@ -3,7 +3,7 @@
  * ("no unlimited approvals", "approvals only for the exact amount").
  */
 import { scan, type Clause } from "../text";
-import { add, type ParseState } from "./state";
+import { add, asSymbol, type ParseState } from "./state";
 
 const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can't|should not|may not)`;
 
@@ -155,7 +155,7 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
 export function parseApprovalShape(c: Clause, st: ParseState, rule: string): void {
   if (!/approv|allowance/i.test(c.sentence)) return;
   // "Approvals must be exact": for the exact amount of the swap they serve.
-  scan(c, /\b(?:approvals?|allowances?)\s+(?:must|should|have to|has to|need to|needs to)\s+(?:always\s+)?be\s+(?:for\s+)?(?:the\s+)?exact(?:\s+amounts?)?\b/gi, () =>
+  scan(c, /\b(?:approvals?|allowances?)\s+(?:(?:must|should|have to|has to|need to|needs to)\s+(?:always\s+)?be|are|is|are always|stay)\s+(?:for\s+)?(?:the\s+)?exact(?:\s+amounts?)?(?:\s+only)?\b(?!\s+(?:of|for|needed|required|being))/gi, () =>
     add(st, { kind: "approval_exact", exact: true, rule }),
   );
   scan(
@@ -206,4 +206,42 @@ export function parseSwapMode(c: Clause, st: ParseState, rule: string): void {
       return i > from && i < (next < 0 ? c.text.length : f.end + next);
     });
   scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|always|use|using|swaps?|mode|quotes?|(?:are|is)\s+(?:fine|ok|okay|allowed|permitted|not allowed|forbidden|banned|prohibited))\b`, "gi"), (m) => inStretch(m.index));
+}
+
+const SYM_LIST = String.raw`[A-Za-z][A-Za-z0-9]{0,9}(?:\s*(?:,|\/|\bor\b|\band\b)\s*[A-Za-z][A-Za-z0-9]{0,9})*`;
+const DIRECTION_RES: Array<{ re: RegExp; sellFirst: boolean }> = [
+  // "swap WETH to USDC", "convert ETH into USDC", "sell SOL for USDC", "rotate from USDT to USDC"
+  { re: new RegExp(String.raw`\b(?:swap|swaps|swapping|convert|converting|exchange|exchanging|sell|sells|selling|rotate|rotating|trade|trading)\s+(?:only\s+)?(?:from\s+)?(${SYM_LIST})\s+(?:to|into|for)\s+(${SYM_LIST})\b`, "gi"), sellFirst: true },
+  // "buy SOL with USDC", "buy ETH using USDT"
+  { re: new RegExp(String.raw`\b(?:buy|buys|buying|purchase|acquire)\s+(?:only\s+)?(${SYM_LIST})\s+(?:with|using|for)\s+(${SYM_LIST})\b`, "gi"), sellFirst: false },
+];
+
+/** The token symbols of a list; `prefix` keeps the symbols before the first other word ("USDC, max 2" -> USDC). */
+const symbolsOf = (list: string, prefix = false): string[] | null => {
+  const words = list.split(/\s*(?:,|\/|\bor\b|\band\b)\s*/).filter(Boolean);
+  const syms = words.map((w) => asSymbol(w));
+  const cut = prefix ? syms.findIndex((s) => s === null) : -1;
+  const kept = cut >= 0 ? syms.slice(0, cut) : syms;
+  return kept.length > 0 && kept.every((s): s is string => s !== null) ? [...new Set(kept)] : null;
+};
+
+/**
+ * Swap direction: "only swap WETH to USDC", "convert ETH into USDC", "buy SOL with USDC". Each side must be token
+ * symbols only; a negated clause ("never swap USDC to WETH") is left to the prohibition reader. Nothing is consumed:
+ * the tokens also make the clause's asset list.
+ */
+export function parseSwapDirection(c: Clause, st: ParseState, rule: string): void {
+  for (const { re, sellFirst } of DIRECTION_RES) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(c.text)) !== null) {
+      if (new RegExp(String.raw`\b(?:${NEG}|avoid|except|unless)\b`, "i").test(c.text.slice(0, m.index))) continue;
+      // "USDC to SOL and back", "either way": both directions.
+      if (/\b(?:and|or)\s+back\b|\bboth\s+(?:ways|directions)\b|\beither\s+(?:way|direction)\b|\bvice\s+versa\b|\bthe\s+reverse\b|\bround[- ]trip/i.test(c.sentence)) continue;
+      const a = symbolsOf(m[1]);
+      const b = symbolsOf(m[2], true);
+      if (!a || !b || a.some((x) => b.includes(x))) continue;
+      add(st, { kind: "swap_direction", sell: sellFirst ? a : b, buy: sellFirst ? b : a, rule });
+    }
+  }
 }
