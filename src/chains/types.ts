@@ -204,6 +204,16 @@ export interface PlannedTransaction<P extends ChainPayload = ChainPayload> {
   requestHash: string;
   summary: string;
   declared: RawChange[];
+  /** Swaps the planner decoded in the input, with the least output each accepts (checked against the simulation). */
+  minimumOutputs?: MinimumOutput[];
+}
+
+/** A decoded swap's floor: at least `minRaw` base units of `token` (codec form) come back, or it reverts. */
+export interface MinimumOutput {
+  /** Where the swap is in the input, e.g. "input.calls.1". */
+  where: string;
+  token: string;
+  minRaw: string;
 }
 
 /** The stored payload: JSON, versioned by the family, always naming the wallet (`from`). */

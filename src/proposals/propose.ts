@@ -22,7 +22,7 @@ import { findWallet, lockWallet } from "../wallets/repo";
 import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
 import { ChainInputError, ChainUnavailableError, type ChainAdapter } from "../chains/port";
-import { holdsForOwner, type ChainPayload, type RawChange, type Simulated, type SimulationReport } from "../chains/types";
+import { holdsForOwner, type ChainPayload, type MinimumOutput, type RawChange, type Simulated, type SimulationReport } from "../chains/types";
 import type { KeyHandle } from "../chains/custody";
 import { offlineChain } from "../chains/codecs";
 import type { WalletView } from "../wallets/repo";
@@ -31,6 +31,7 @@ import { proposeConflict, proposeFailed } from "./errors";
 import { executeProposal } from "./execute";
 import { proposalContext, proposalFacts } from "./facts";
 import { checkDailyCap, checkLimits } from "./limits-check";
+import { checkMinimumOutputs } from "./swap-bound";
 import { proposalResult, type ProposalResult } from "./present";
 import { findProposal, newProposalRow, reservedInWindow, transition } from "./repo";
 import { cutNote, type ProposeRequest } from "./schemas";
@@ -92,7 +93,7 @@ function splitSimulation(s: SimulationReport | Simulated): { report: SimulationR
  * and its requestHash, the input recorded and shown to the judge, and how to simulate it.
  */
 export interface ProposeBuiltOptions {
-  built: { kind: string; payload: object; requestHash: string; summary: string };
+  built: { kind: string; payload: object; requestHash: string; summary: string; minimumOutputs?: MinimumOutput[] };
   input: Record<string, unknown>;
   note?: string | null;
   source: "api" | "mcp";
@@ -127,7 +128,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
     const lim = checkLimits(limits, simulation.changes, { simulated: simulation.status === "clean", addresses: chain.address });
     const now = clock.now();
     const spent = await reservedInWindow(tx, wallet.id, now, null);
-    const blockReason = lim.reason ?? checkDailyCap(limits, spent, lim.exposureUsd);
+    const blockReason = lim.reason ?? checkMinimumOutputs(built.minimumOutputs, simulation, chain.address) ?? checkDailyCap(limits, spent, lim.exposureUsd);
     await tx
       .insertInto("proposals")
       .values({

@@ -20,6 +20,8 @@ import { NATIVE } from "./tokens";
 import { evmAddressCodec } from "./codec";
 import { BatchExecutorAbi } from "../../sandbox/contracts";
 import { ChainInputError } from "../port";
+import { checkSwapMinimums, describeSwaps, minimumOutputsOf } from "./swap-minimum";
+import type { MinimumOutput } from "../types";
 
 const proposeFailed = (message: string) => new ChainInputError(message);
 const toWei = (v: string | number | undefined): bigint => (v === undefined ? 0n : BigInt(v));
@@ -51,6 +53,7 @@ export interface BuiltProposal {
   requestHash: Hex;
   summary: string;
   declared: RawChange[];
+  minimumOutputs?: MinimumOutput[];
 }
 
 /** 1 ETH: SPEC 8 refuses EVM fee fields above it. */
@@ -130,9 +133,11 @@ export function buildEvmProposal(chain: EvmChain, wallet: { address: string; cha
       const data = (tx.data ?? "0x").toLowerCase() as Hex;
       const to = addr(tx.to, "input.transaction.to");
       const selector = data.length >= 10 ? ` calling ${data.slice(0, 10)}` : "";
+      const swaps = checkSwapMinimums(chain, [{ to, data, value }], "input.transaction");
       built = {
         payload: { v: 1, chainId, from, to, value: value.toString(), data, delegate: null },
-        summary: `transaction to ${short(to)}${selector}${value > 0n ? ` with ${value} wei` : ""}`,
+        summary: `transaction to ${short(to)}${selector}${value > 0n ? ` with ${value} wei` : ""}${describeSwaps(swaps, false)}`,
+        minimumOutputs: minimumOutputsOf(swaps),
         declared: value > 0n ? [{ direction: "out", assetType: "native", changeType: "transfer", token: NATIVE, rawAmount: value, counterparty: to, unlimited: false }] : [],
       };
       break;
@@ -140,10 +145,12 @@ export function buildEvmProposal(chain: EvmChain, wallet: { address: string; cha
     case "evm_calls": {
       if (!chain.batchExecutor) throw proposeFailed("evm_calls are not available on this deployment: no EIP-7702 batch executor is configured for this chain");
       const calls = input.calls.map((c, i) => ({ to: addr(c.to, `input.calls.${i}.to`), value: toWei(c.value), data: (c.data ?? "0x").toLowerCase() as Hex }));
+      const swaps = checkSwapMinimums(chain, calls, "input.calls");
       const data = encodeFunctionData({ abi: BatchExecutorAbi, functionName: "execute", args: [calls] });
       built = {
         payload: { v: 1, chainId, from, to: from, value: "0", data, delegate: chain.batchExecutor },
-        summary: `batch of ${calls.length} call${calls.length === 1 ? "" : "s"} (${calls.map((c) => short(c.to)).join(", ")}), all or nothing`,
+        summary: `batch of ${calls.length} call${calls.length === 1 ? "" : "s"} (${calls.map((c) => short(c.to)).join(", ")}), all or nothing${describeSwaps(swaps, true)}`,
+        minimumOutputs: minimumOutputsOf(swaps),
         declared: calls
           .filter((c) => c.value > 0n)
           .map((c) => ({ direction: "out" as const, assetType: "native" as const, changeType: "transfer" as const, token: NATIVE, rawAmount: c.value, counterparty: c.to, unlimited: false })),

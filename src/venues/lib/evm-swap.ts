@@ -20,6 +20,9 @@ export interface SwapLeg {
   route?: string | null;
 }
 
+/** The warning a swap fact carries when an exact-in swap accepts any output (read by src/chains/evm/swap-minimum.ts). */
+export const ZERO_MIN_OUT_WARNING = "amountOutMinimum is zero: no slippage protection";
+
 const roundBps = (x: number) => Math.round(x * 100) / 100;
 
 export function impliedSlippageBps(sell: AmountFact, buy: AmountFact & { minAmount?: string | null }, exactOut: boolean, ctx: unknown): number | null {
@@ -48,7 +51,7 @@ export function swapFact(leg: SwapLeg, tx: EvmTx, ctx: unknown, warnings: string
   const buy = { ...buyBase, minAmount: buyBase.amount };
   const slippageBps = impliedSlippageBps(sell, buy, exactOut, ctx);
   if (slippageBps === null) warnings.push("slippage unknown: context prices for both tokens are needed");
-  if (leg.minOut === 0n && !exactOut) warnings.push("amountOutMinimum is zero: no slippage protection");
+  if (leg.minOut === 0n && !exactOut) warnings.push(ZERO_MIN_OUT_WARNING);
   return { sell, buy, slippageBps, recipient: leg.recipient, route: leg.route ?? null };
 }
 
