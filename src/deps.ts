@@ -38,6 +38,7 @@ import { claimLinkAdminMount } from "./dashboard/admin";
 import { randomBytes } from "node:crypto";
 import { startChain, type ChainRuntime } from "./chains/evm/start";
 import { startStarknet, type StarknetRuntime } from "./chains/starknet/start";
+import { starknetExplorerView } from "./chains/starknet/explorer-view";
 import { createEscrow } from "./wallets/escrow";
 import { MasterKey } from "./wallets/custody/envelope";
 import { createEvmKeystoreSigner } from "./chains/evm/custody";
@@ -368,6 +369,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         // Before the explorer routes, so their JSON answers become readable pages for browsers.
         (app) => void app.use("/sandbox/explorer/*", explorerHtmlPages()),
         (app) => void (solana?.sandbox && app.route("/sandbox/explorer/solana", solanaExplorerRoutes(solanaExplorerView(solana.adapter)))),
+        (app) => void (starknet?.sandbox && app.route("/sandbox/explorer/starknet", sandboxExplorerRoutes(starknetExplorerView(starknet.adapter), "the Starknet sandbox node"))),
         (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(evmExplorerView(chain.base)))),
         topupMount(),
       ],

@@ -26,7 +26,7 @@ describe("Starknet escrow wallets", () => {
     const w = await e.createStarknetWallet(key, { name: "sn-auto" });
     expect(w).toMatchObject({ chain: "starknet", mode: "autonomous", custody: "server", gas: { asset: "STRK" } });
     expect(w.address).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(w.explorerAddressUrl).toBe(`${e.url}/sandbox/explorer/starknet/contract/${w.address}`);
+    expect(w.explorerAddressUrl).toBe(`${e.url}/sandbox/explorer/starknet/address/${w.address}`);
     expect((w.gas as { note: string }).note).toMatch(/deployed .* first transaction/);
     // The stored key reference is sealed: no key material in the row, and its public key derives the address.
     const row = await e.runtime.database.db.selectFrom("wallets").select(["key_ref", "signer"]).where("id", "=", w.id).executeTakeFirstOrThrow();
@@ -91,6 +91,22 @@ describe("Starknet escrow wallets", () => {
 
     const tx = await e.json(await e.request("GET", `/api/v1/escrow-transactions/${second.body.txId}`, { key }));
     expect(tx.body).toMatchObject({ status: "executed", txHash: second.body.txHash });
+
+    // The sandbox explorer behind the links: the transaction with its decoded call and transfer, the account.
+    const view = await e.json(await e.request("GET", new URL(r.body.explorerUrl).pathname));
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ chain: "starknet:SN_MAIN", type: "INVOKE", status: "succeeded", senderAddress: w.address, nonce: "1" });
+    expect(view.body.calls).toEqual([{ contractAddress: SN_TOKENS.USDC, entrypoint: "transfer", calldata: [to, "0x2625a0", "0x0"] }]);
+    expect(view.body.transfers).toContainEqual({ asset: "USDC", contract: SN_TOKENS.USDC, from: w.address, to, amount: "2.5" });
+    const acct = await e.json(await e.request("GET", new URL(w.explorerAddressUrl as string).pathname));
+    expect(acct.body).toMatchObject({ address: w.address, deployed: true, classHash: OZ_ACCOUNT_CLASS_HASH, nonce: "3" });
+    expect(acct.body.balances).toContainEqual({ asset: "USDC", contract: SN_TOKENS.USDC, amount: "17.5" });
+    for (const bad of ["/tx/0x1234", "/tx/nothex", "/tx/0x" + "f".repeat(64), "/address/0xzz", "/address/" + "0x" + "f".repeat(64)]) {
+      expect((await e.request("GET", `/sandbox/explorer/starknet${bad}`)).status, bad).toBe(404);
+    }
+    const html = await e.request("GET", new URL(r.body.explorerUrl).pathname, { headers: { accept: "text/html" } });
+    expect(html.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await html.text()).toContain(w.address);
   });
 
   it("starknet_calls is one multicall executed atomically; a reverting one is blocked and sends nothing", async () => {

@@ -249,7 +249,7 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
     },
 
     explorerTxUrl: (hash) => (o.sandbox ? (o.sandboxExplorerUrl ? `${o.sandboxExplorerUrl}/tx/${hash}` : null) : VOYAGER.tx(hash)),
-    explorerAddressUrl: (address) => (o.sandbox ? (o.sandboxExplorerUrl ? `${o.sandboxExplorerUrl}/contract/${address}` : null) : VOYAGER.contract(address)),
+    explorerAddressUrl: (address) => (o.sandbox ? (o.sandboxExplorerUrl ? `${o.sandboxExplorerUrl}/address/${address}` : null) : VOYAGER.contract(address)),
   };
   return adapter;
 }

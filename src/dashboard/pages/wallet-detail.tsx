@@ -40,7 +40,7 @@ export function RulesTable(p: { w: Wallet }) {
   );
 }
 
-function BalancesTable(p: { b: Balances | null; error: string | null }) {
+function BalancesTable(p: { b: Balances | null; error: string | null; gas: Wallet["gas"] }) {
   if (p.error) return <Notice kind="warn">Balances could not be read right now: {p.error}</Notice>;
   const rows = p.b?.balances.filter((e) => e.amount !== "0") ?? [];
   return (
@@ -48,7 +48,9 @@ function BalancesTable(p: { b: Balances | null; error: string | null }) {
       {p.b?.warnings?.map((w) => <Notice kind="warn">{w}</Notice>)}
       {rows.length === 0 ? (
         <Empty title="This wallet holds nothing yet.">
-          <p>Send funds to the address above. It pays its own gas in ETH on Base: keep a little ETH besides the funds it moves.</p>
+          <p>
+            Send funds to the address above. It pays its own fees in {p.gas.asset}: keep a little {p.gas.asset} besides the funds it moves.
+          </p>
         </Empty>
       ) : (
         <div class="table-wrap">
@@ -185,7 +187,7 @@ export function walletDetailRoutes(deps: DashboardDeps) {
         </section>
         <section>
           <h2>Balances</h2>
-          <BalancesTable b={balances.b} error={balances.error} />
+          <BalancesTable b={balances.b} error={balances.error} gas={w.gas} />
         </section>
         {deps.services.sandbox && w.chain === "base" && !w.archivedAt && <SandboxFundWallet csrf={csrf} walletId={w.id} />}
         <section class="card">

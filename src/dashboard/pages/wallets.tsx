@@ -5,11 +5,17 @@ import { limitsFromForm, RulesFormError, type RulesForm } from "../escrow";
 import { CsrfField, Empty, Notice } from "../views/components";
 import { render, seeOther } from "../views/render";
 import { WalletCards } from "./escrow-widgets";
+import type { CreateWalletInput } from "../../wallets/schemas";
 
 interface CreateForm extends RulesForm {
   chain: string;
   mode: string;
 }
+
+const unavailable = (served: { key: string }[]) => {
+  const names = ALL_CHAINS.filter((c) => !served.some((s) => s.key === c.key)).map((c) => c.name);
+  return names.length ? names.join(" and ") : null;
+};
 
 const BLANK: CreateForm = { name: "", chain: "base", mode: "safe", mandate: "", maxPerTxUsd: "", dailyCapUsd: "", tokenAllowlist: "", recipientAllowlist: "" };
 
@@ -40,7 +46,14 @@ export function LimitFields(p: { f: RulesForm }) {
   );
 }
 
-function NewWalletForm(p: { csrf: string; f: CreateForm; error?: string }) {
+/** The chains this page offers (those the deployment serves); a family not served is named as unavailable. */
+const ALL_CHAINS = [
+  { key: "base", name: "Base" },
+  { key: "solana", name: "Solana" },
+  { key: "starknet", name: "Starknet" },
+];
+
+function NewWalletForm(p: { csrf: string; f: CreateForm; chains: { key: string; name: string }[]; error?: string }) {
   const f = p.f;
   return (
     <>
@@ -51,11 +64,13 @@ function NewWalletForm(p: { csrf: string; f: CreateForm; error?: string }) {
         <input id="name" name="name" required maxlength={64} value={f.name} />
         <label for="chain">Chain</label>
         <select id="chain" name="chain">
-          <option value="base" selected>
-            Base
-          </option>
+          {p.chains.map((ch) => (
+            <option value={ch.key} selected={ch.key === f.chain}>
+              {ch.name}
+            </option>
+          ))}
         </select>
-        <p class="help">Solana and Starknet wallets are not available on this deployment.</p>
+        {unavailable(p.chains) && <p class="help">{unavailable(p.chains)} wallets are not available on this deployment.</p>}
         <fieldset>
           <legend>Mode (fixed at creation)</legend>
           <label>
@@ -115,7 +130,7 @@ export function walletListRoutes(deps: DashboardDeps) {
   });
 
   const newPage = (c: DashboardContext, f: CreateForm, error?: string, status: 200 | 400 | 409 = 200) =>
-    render(c, { title: "New wallet", active: "wallets", status }, <NewWalletForm csrf={c.get("session").csrfToken} f={f} error={error} />);
+    render(c, { title: "New wallet", active: "wallets", status }, <NewWalletForm csrf={c.get("session").csrfToken} f={f} chains={wallets.chains()} error={error} />);
 
   app.get("/wallets/new", (c) => newPage(c, BLANK));
   app.post("/wallets/new", async (c) => {
@@ -123,11 +138,12 @@ export function walletListRoutes(deps: DashboardDeps) {
     const s = (k: keyof CreateForm) => (typeof b[k] === "string" ? (b[k] as string) : "");
     const f: CreateForm = { name: s("name"), chain: s("chain") || "base", mode: s("mode"), mandate: s("mandate"), maxPerTxUsd: s("maxPerTxUsd"), dailyCapUsd: s("dailyCapUsd"), tokenAllowlist: s("tokenAllowlist"), recipientAllowlist: s("recipientAllowlist") };
     if (!f.name.trim()) return newPage(c, f, "Give the wallet a name.", 400);
-    if (f.chain !== "base") return newPage(c, f, "Only Base wallets can be created on this deployment.", 400);
+    const chain = wallets.chains().find((ch) => ch.key === f.chain);
+    if (!chain) return newPage(c, f, `Choose one of the chains offered: ${wallets.chains().map((ch) => ch.name).join(", ")}.`, 400);
     try {
       const created = await wallets.create(c.get("principal"), {
         name: f.name.trim(),
-        chain: "base",
+        chain: chain.key as CreateWalletInput["chain"],
         mode: f.mode === "autonomous" ? "autonomous" : "safe",
         mandate: f.mandate.trim() || null,
         limits: limitsFromForm(f),

@@ -33,8 +33,8 @@ function WithdrawForm(p: { csrf: string; w: Wallet; f: Form; assets: string[]; e
         </select>
         <label for="amount">Amount (whole units, e.g. 2.5)</label>
         <input id="amount" name="amount" inputmode="decimal" required value={p.f.amount} />
-        <label for="to">Send to (0x address)</label>
-        <input id="to" name="to" required pattern="0x[0-9a-fA-F]{40}" spellcheck={false} autocomplete="off" class="mono" value={p.f.to} />
+        <label for="to">Send to ({p.w.chain === "starknet" ? "a 0x Starknet address" : "0x address"})</label>
+        <input id="to" name="to" required pattern={p.w.chain === "starknet" ? "0x[0-9a-fA-F]{1,64}" : "0x[0-9a-fA-F]{40}"} spellcheck={false} autocomplete="off" class="mono" value={p.f.to} />
         <button type="submit" class="btn">
           Review withdrawal
         </button>
@@ -50,7 +50,8 @@ export function withdrawRoutes(deps: DashboardDeps) {
   const assetsOf = async (c: DashboardContext, w: Wallet) => {
     const b = await wallets.balances(c.get("principal"), w.id).catch(() => null);
     const held = b?.balances.filter((e) => e.amount !== "0").map((e) => e.symbol) ?? [];
-    return [...new Set([...held, "ETH", "USDC"])];
+    // The wallet's fee asset (ETH on Base, STRK on Starknet) and USDC are always offered.
+    return [...new Set([...held, w.gas.asset, "USDC"])];
   };
   const formPage = async (c: DashboardContext, w: Wallet, f: Form, error?: string, status: 200 | 400 | 409 = 200) =>
     render(c, { title: `Withdraw from ${w.name}`, active: "wallets", status }, <WithdrawForm csrf={c.get("session").csrfToken} w={w} f={f} assets={await assetsOf(c, w)} error={error} />);

@@ -95,14 +95,15 @@ export function walletAdminMount(services: Services) {
 
 /**
  * A minimal read-only explorer for the sandbox chain, so the `explorerUrl` / `explorerAddressUrl` links
- * of a sandbox deployment resolve (production links point at Basescan). Public like any block explorer:
+ * of a sandbox deployment resolve (production links point at Basescan, Voyager). One route for every family
+ * whose explorer view has this shape (Base at /sandbox/explorer, Starknet at /sandbox/explorer/starknet). Public like any block explorer:
  * everything it shows is on the (local) chain for anyone to read.
  */
-export function sandboxExplorerRoutes(view: ExplorerView) {
+export function sandboxExplorerRoutes(view: ExplorerView, chainName = "the sandbox chain") {
   const app = new Hono<AppEnv>();
   app.get("/tx/:hash", async (c) => {
     const tx = await view.transaction(c.req.param("hash"));
-    if (!tx) return c.json({ error: "not_found", message: "no such transaction on the sandbox chain" }, 404);
+    if (!tx) return c.json({ error: "not_found", message: `no such transaction on ${chainName}` }, 404);
     return c.json(tx, 200);
   });
   app.get("/address/:address", async (c) => {
