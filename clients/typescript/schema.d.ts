@@ -1422,7 +1422,7 @@ export interface operations {
                             asset: string;
                             /** @description Whole units, e.g. "2.5" USDC */
                             amount: string;
-                            /** @description An address of the wallet's chain: a 0x address (20 bytes hex; EIP-55 checksum when in mixed case); or a Starknet address (a felt: 0x + up to 64 hex digits, or decimal, below 2^251 - 256) */
+                            /** @description An address of the wallet's chain: a 0x address (20 bytes hex; EIP-55 checksum when in mixed case); or a Starknet address (a felt: 0x + up to 64 hex digits, or decimal, below 2^251 - 256); or a base58 Solana address (32 bytes) */
                             to: string;
                         };
                     } | {
