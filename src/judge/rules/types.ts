@@ -165,6 +165,8 @@ export interface MoveView {
   amount: number | null; // whole units
   usd: number | null;
   to: string | null;
+  /** For a move between the owner's own accounts: the other account (the sub-account moved to or from). */
+  own?: string | null;
 }
 
 export interface SwapView {

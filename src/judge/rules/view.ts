@@ -147,7 +147,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   if (calls && f.approvals?.length && !v.activities.includes("approval")) v.activities.push("approval");
   v.orders = (f.orders ?? []).map(orderView);
   v.moves = (f.transfers ?? []).map(
-    (t): MoveView => ({ asset: canonSym(t.asset), amount: toNum(t.amount), usd: t.usd ?? null, to: t.internal ? null : t.to }),
+    (t): MoveView => ({ asset: canonSym(t.asset), amount: toNum(t.amount), usd: t.usd ?? null, to: t.internal ? null : t.to, own: t.to ?? t.from ?? null }),
   );
   if (f.staking) {
     const s = f.staking;

@@ -15,7 +15,7 @@ const SCOPE_ACTS: Record<CapScope, Activity[] | null> = {
   order: ["order", "swap"],
   margin: ["margin"],
   swap: ["swap", "wrap", "unwrap"],
-  transfer: ["transfer", "payment", "withdrawal", "bridge", "vault_deposit", "supply", "stake", "delegate"],
+  transfer: ["transfer", "payment", "withdrawal", "bridge", "vault_deposit", "supply", "stake", "delegate", "internal_transfer"],
   any: null,
 };
 
@@ -39,6 +39,10 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
   const isUsd = unit === "USD";
   const stableUnit = USD_STABLES.has(unit);
   for (const o of view.orders) {
+    if (unit === "SHARES") {
+      if (o.marketType === "prediction") items.push({ what: "the order's shares", value: o.size === null ? null : Math.abs(o.size), atMark: false });
+      continue;
+    }
     if (isUsd || (stableUnit && (o.marketType === "prediction" || o.asset !== unit))) {
       items.push({ what: `the ${o.asset ?? ""} order's notional`.replace("the  ", "the "), value: o.notionalUsd, atMark: o.notionalAtMark, asset: o.asset });
     } else if (o.asset === unit) items.push({ what: `the ${unit} order size`, value: o.size === null ? null : Math.abs(o.size), atMark: false });

@@ -18,7 +18,7 @@ function applies(c: { activities: Activity[] }, view: ActionView): Activity[] {
 }
 
 /** The values of one dimension the action shows, for the activities in play; null entries are unknown. */
-function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false): Array<string | null> | "n/a" {
+function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false, internalNamed = false): Array<string | null> | "n/a" {
   switch (dim) {
     case "asset": {
       if (acts.every((a) => a === "cancel")) return "n/a";
@@ -66,6 +66,12 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplici
       if (moving.length === 0) return "n/a";
       const vals: Array<string | null> = [];
       if (moving.includes("swap") && view.swap) vals.push(view.swap.recipient);
+      // "move USDC between the master and the sub-accounts in context.subaccounts": the list names the own
+      // accounts a move may touch, so a move to or from any other is outside it.
+      if (internalNamed && moving.includes("internal_transfer")) {
+        if (view.moves.length === 0) vals.push(null);
+        for (const m of view.moves) vals.push(m.own ?? null);
+      }
       const others = moving.filter((a) => a !== "swap" && a !== "internal_transfer");
       if (others.length) {
         const tos = view.moves.filter((m) => m.to !== null).map((m) => m.to);
@@ -226,7 +232,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   const acts = applies(c, view);
   if (acts.length === 0) return [];
   if (c.dim === "assetClass") return checkStable(c, view);
-  const vals = valuesOf(c.dim, view, acts, !!c.quoteImplicit);
+  const vals = valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"));
   if (vals === "n/a") return [];
   const missing: string[] = [];
   const set = allowedSet(c, ctx, missing);

@@ -66,7 +66,8 @@ function readAmounts(c: Clause): Amount[] {
       out.push({ start: m.index, end: m.index + m[0].length, q: { value: v / 100, unit: "USD" }, raw: m[0] });
       continue;
     }
-    const unit = /^(usd|dollars?|bucks)$/i.test(unitWord) ? "USD" : asSymbol(unitWord);
+    // "max 200 shares per order": a prediction-market order's size is its number of shares.
+    const unit = /^(usd|dollars?|bucks)$/i.test(unitWord) ? "USD" : /^shares?$/i.test(unitWord) ? "SHARES" : asSymbol(unitWord);
     if (!unit) {
       // "2 orders": the number is not money; retry right after the number.
       re.lastIndex = m.index + m[3].length;
