@@ -1,8 +1,29 @@
 import type { ColumnType, Generated } from "kysely";
+import type { WalletChain } from "../chains/types";
+import type { ProposalStatus } from "../proposals/state";
+import type { KNOWN_KINDS } from "../proposals/schemas";
 
-/** Kysely table types. The SQL in migrations/ is the source of truth; keep these in step with it. */
+/**
+ * Kysely table types. The SQL in migrations/ is the source of truth; keep these in step with it:
+ * test/db/schema-matches-migrations.test.ts applies every migration to a real database and checks that each
+ * table and column exists here, with the same nullability, and that each `CHECK (col IN (...))` list is
+ * exactly the column's literal union. Columns holding one of a closed set of values are literal unions
+ * (no `as` casts after a select); the list lives with the code that owns the values.
+ */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T = unknown> = ColumnType<T, string, string>;
+
+/** PENDING while the judge runs, COMPLETED after, FAILED when refunded. */
+export type VerificationStatus = "PENDING" | "COMPLETED" | "FAILED";
+/** structured: a venue adapter read the action into facts; semantic: the judge read it as text. */
+export type VerificationMode = "structured" | "semantic";
+export type TopupStatus = "pending" | "credited";
+export type WalletMode = "autonomous" | "safe";
+/** server: the service holds the key (envelope-encrypted); embedded: the owner's browser wallet does. */
+export type WalletCustody = "server" | "embedded";
+/** What a proposal does: an agent's input kind (SPEC 2.7), or an owner's withdrawal. */
+export type ProposalKind = (typeof KNOWN_KINDS)[number] | "withdrawal";
+export type ProposalOrigin = "agent" | "owner";
 
 export interface AccountsTable {
   id: string;
@@ -37,11 +58,11 @@ export interface VerificationsTable {
   id: string;
   account_id: string;
   request_hash: string;
-  status: string; // PENDING while the judge runs, COMPLETED after, FAILED when refunded
+  status: VerificationStatus;
   source: string; // api | mcp | dashboard | proposal
   verdict: string | null;
   reasoning: string | null;
-  mode: string;
+  mode: VerificationMode;
   venue: string | null;
   action_family: string | null;
   action_type: string | null;
@@ -138,7 +159,7 @@ export interface TopupPaymentsTable {
   credits: number;
   usd: string;
   amount_atomic: string;
-  status: string; // pending | credited (004_topups.sql)
+  status: TopupStatus;
   tx_hash: string | null;
   payload: Json;
   created_at: Generated<Date>;
@@ -198,9 +219,9 @@ export interface WalletsTable {
   id: string;
   account_id: string;
   name: string;
-  chain: string; // base | ethereum (legacy) | solana | starknet
-  mode: string; // autonomous | safe
-  custody: Generated<string>; // server
+  chain: WalletChain;
+  mode: WalletMode;
+  custody: Generated<WalletCustody>;
   address: string;
   mandate: string | null;
   limits: Json;
@@ -222,9 +243,9 @@ export interface ProposalsTable {
   id: string;
   account_id: string;
   wallet_id: string;
-  origin: string; // agent | owner
-  kind: string;
-  status: string;
+  origin: ProposalOrigin;
+  kind: ProposalKind;
+  status: ProposalStatus;
   input: Json;
   note: string | null;
   summary: string;

@@ -17,7 +17,7 @@ import { ChainUnavailableError, type ChainAdapter } from "../chains/port";
 import type { ChainPayload, TransactionState } from "../chains/types";
 import { findProposal, lockProposal, transition } from "./repo";
 import { refusedByRules } from "./rules-guard";
-import { effectiveStatus, type ProposalStatus } from "./state";
+import { effectiveStatus } from "./state";
 import type { ProposalsDeps } from "./types";
 
 export async function executeProposal(deps: ProposalsDeps, id: string, from: "verifying" | "awaiting_user"): Promise<void> {
@@ -51,7 +51,7 @@ export async function executeProposal(deps: ProposalsDeps, id: string, from: "ve
     const w = await lockWallet(tx, wallet.id);
     const p = await lockProposal(tx, id);
     const now = clock.now();
-    if (effectiveStatus(p.status as ProposalStatus, p.approval_expires_at, now) !== from) return null;
+    if (effectiveStatus(p.status, p.approval_expires_at, now) !== from) return null;
     if (chain.requestHashOf(p.payload as ChainPayload) !== p.request_hash) {
       await transition(tx, id, from, "failed", now, { error: "requestHash mismatch: the stored payload does not hash to the proposal's requestHash; refused to sign" });
       logger.error({ proposalId: id }, "requestHash mismatch; refused to sign");

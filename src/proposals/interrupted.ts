@@ -75,7 +75,7 @@ export async function settleInterrupted(deps: ProposalsDeps, ex: Executor, id: s
   };
   const judgeReason = run.reasoning ?? "";
   // Limits were checked when it was recorded; whether the service could sign no longer matters (it is held).
-  const decision = decide({ verdict, walletMode: p.mode as "autonomous" | "safe", simulationStatus: simulation?.status ?? "unavailable", limitsCheckable: true, canSign: true });
+  const decision = decide({ verdict, walletMode: p.mode, simulationStatus: simulation?.status ?? "unavailable", limitsCheckable: true, canSign: true });
   if (decision.next === "blocked") {
     const reasoning = decision.reason ? `${decision.reason}; the judge said ${verdict ?? "nothing"}: ${judgeReason}` : judgeReason;
     return transition(ex, id, "verifying", "blocked", now, { ...judged, reasoning: reasoning.slice(0, 2000), error: "interrupted after the judge answered; decided from its stored verdict" });

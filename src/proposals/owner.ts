@@ -30,8 +30,8 @@ export interface OwnerScope {
   accountId: string | null;
 }
 
-function actionable(row: { status: string; approval_expires_at: Date | null }, now: Date) {
-  const a = ownerActionable(row.status as ProposalStatus, row.approval_expires_at, now);
+function actionable(row: { status: ProposalStatus; approval_expires_at: Date | null }, now: Date) {
+  const a = ownerActionable(row.status, row.approval_expires_at, now);
   if (!a.ok) throw invalidState(a.why);
 }
 

@@ -56,7 +56,7 @@ function chainFacts(row: ProposalRow, status: ProposalStatus, chainOf: (walletId
 }
 
 export function proposalResult(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ChainAdapter | null }): ProposalResult {
-  const status = effectiveStatus(row.status as ProposalStatus, row.approval_expires_at, now);
+  const status = effectiveStatus(row.status, row.approval_expires_at, now);
   const { txHash, explorerUrl } = chainFacts(row, status, d.chainOf);
   return {
     txId: row.id,
@@ -78,7 +78,7 @@ export function proposalResult(row: ProposalRow, now: Date, d: { publicUrl: stri
 }
 
 export function proposalStatusView(row: ProposalRow, now: Date, d: { publicUrl: string; chainOf: (walletId: string) => ChainAdapter | null }): ProposalStatusView {
-  const status = effectiveStatus(row.status as ProposalStatus, row.approval_expires_at, now);
+  const status = effectiveStatus(row.status, row.approval_expires_at, now);
   const { txHash, explorerUrl } = chainFacts(row, status, d.chainOf);
   return {
     id: row.id,

@@ -20,7 +20,7 @@ import { prefixedId } from "../lib/ids";
 import { limitsFromRow } from "../wallets/limits";
 import { findWallet, lockWallet } from "../wallets/repo";
 import type { Transaction } from "kysely";
-import type { DB } from "../db/schema";
+import type { DB, ProposalKind } from "../db/schema";
 import { ChainInputError, ChainUnavailableError, type ChainAdapter } from "../chains/port";
 import { holdsForOwner, type ChainPayload, type MinimumOutput, type RawChange, type Simulated, type SimulationReport } from "../chains/types";
 import type { KeyHandle } from "../chains/custody";
@@ -52,7 +52,8 @@ export async function propose(deps: ProposalsDeps, principal: Principal, walletR
     if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
     return chain.plan(ref, req.input);
   });
-  return proposeBuilt(deps, principal, wallet, { built, input: req.input, note: req.note, source, simulate: () => chain!.simulate(ref, built.payload, { declared: built.declared }) });
+  // Every family plans the input's own kind (PlannedTransaction.kind), so the typed one is recorded.
+  return proposeBuilt(deps, principal, wallet, { built: { ...built, kind: req.input.kind }, input: req.input, note: req.note, source, simulate: () => chain!.simulate(ref, built.payload, { declared: built.declared }) });
 }
 
 /**
@@ -93,7 +94,7 @@ function splitSimulation(s: SimulationReport | Simulated): { report: SimulationR
  * and its requestHash, the input recorded and shown to the judge, and how to simulate it.
  */
 export interface ProposeBuiltOptions {
-  built: { kind: string; payload: object; requestHash: string; summary: string; minimumOutputs?: MinimumOutput[] };
+  built: { kind: ProposalKind; payload: object; requestHash: string; summary: string; minimumOutputs?: MinimumOutput[] };
   input: Record<string, unknown>;
   note?: string | null;
   source: "api" | "mcp";
@@ -195,7 +196,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
   const key = await db.selectFrom("wallets").select("key_ref").where("id", "=", wallet.id).executeTakeFirstOrThrow();
   const decision = decide({
     verdict: run.verdict,
-    walletMode: wallet.mode as "autonomous" | "safe",
+    walletMode: wallet.mode,
     simulationStatus: simulation.status,
     limitsCheckable: lim.checkable,
     canSign: canExecute(deps, chain, built.kind, { walletId: wallet.id, address: wallet.address, keyRef: key.key_ref }),

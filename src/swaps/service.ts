@@ -166,7 +166,7 @@ export function createSwapService(o: SwapServiceOptions) {
         const built = await planned(() => buildEvmProposal(p.chain, p.wallet, input));
         built.summary = `swap ${s.amountInHuman} ${s.sell.symbol} for at least ${s.minimumOutHuman} ${s.buy.symbol} (quoted ${s.amountOutHuman}) via ${s.routing}${s.approvalNeeded ? ", after approving exactly the sell amount" : ""}`;
         const judged = { routing: s.routing, sell: s.sell, buy: s.buy, amountIn: s.amountInHuman, quotedOut: s.amountOutHuman, minimumOut: s.minimumOutHuman, slippageBps: p.slippageBps, priceImpactPct: s.priceImpactPct, approvalSpender: s.approvalSpender };
-        const result = await o.proposals.proposeBuilt(principal, p.wallet, { built, input: { ...input, swap: judged }, note: req.note, source });
+        const result = await o.proposals.proposeBuilt(principal, p.wallet, { built: { ...built, kind: input.kind }, input: { ...input, swap: judged }, note: req.note, source });
         return { ...result, swap: s };
       } catch (err) {
         if (err instanceof ServiceError && err.kind !== "not_found" && err.kind !== "unauthenticated" && err.error !== "swap_failed") {

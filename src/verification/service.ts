@@ -19,6 +19,7 @@ import type { PipelinedExecutor } from "../db/pglite-dialect";
 import { detectAction, resolveVenue } from "../venues/registry";
 import type { Facts } from "../venues/types";
 import type { StoredVerification, VerificationResult, VerifyRequest } from "./schemas";
+import type { VerificationMode } from "../db/schema";
 import type { AnchorProof } from "../receipts/batch-tree";
 
 export type VerificationSource = "api" | "mcp" | "dashboard" | "proposal";
@@ -105,7 +106,7 @@ export function createVerificationService(deps: VerificationDeps) {
     const facts = opts.facts !== undefined ? opts.facts : typeof req.action === "string" ? null : detectAction(req.action, venueId, req.context ?? null);
     const id = uuid();
     const requestHash = randomHex32();
-    const mode = facts ? "structured" : "semantic";
+    const mode: VerificationMode = facts ? "structured" : "semantic";
     const debit = { accountId, reason: opts.reason ?? "verification", ref: id };
     const row = {
       id,
@@ -123,7 +124,7 @@ export function createVerificationService(deps: VerificationDeps) {
       facts: facts ? JSON.stringify(facts) : null,
       anchor_tx: null,
     };
-    const pending = { status: "PENDING", verdict: null, reasoning: null, provider: null, transcript: null, transcript_root: null, output_hash: null, signature: null, judge: null, completed_at: null };
+    const pending = { status: "PENDING" as const, verdict: null, reasoning: null, provider: null, transcript: null, transcript_root: null, output_hash: null, signature: null, judge: null, completed_at: null };
 
     if (!judge.inProcess) {
       // One statement: debit, ledger entry and the PENDING run (src/credits/ledger.ts).
@@ -150,7 +151,7 @@ export function createVerificationService(deps: VerificationDeps) {
     ];
     const receipt = await buildReceipt({ requestHash, transcript, verdict: output.verdict, reasoning: output.reasoning, signer: deps.receiptSigner });
     const completed = {
-      status: "COMPLETED",
+      status: "COMPLETED" as const,
       verdict: output.verdict,
       reasoning: output.reasoning,
       provider: output.provider,

@@ -39,8 +39,8 @@ export type { WalletTransaction };
 
 export type Prepared = { status: "ready"; transaction: WalletTransaction; requestHash: string; chainId: number; signBefore: string } | { status: "blocked"; result: ProposalResult };
 
-function actionable(row: { status: string; approval_expires_at: Date | null }, now: Date) {
-  const a = ownerActionable(row.status as ProposalStatus, row.approval_expires_at, now);
+function actionable(row: { status: ProposalStatus; approval_expires_at: Date | null }, now: Date) {
+  const a = ownerActionable(row.status, row.approval_expires_at, now);
   if (!a.ok) throw invalidState(a.why);
 }
 

@@ -21,7 +21,7 @@ import { keccakCanonical } from "../../lib/hashing";
 import { invalidState } from "../../proposals/errors";
 import { findProposal, lockProposal, transition, type ProposalRow } from "../../proposals/repo";
 import { refusedByRules } from "../../proposals/rules-guard";
-import { effectiveStatus, type ProposalStatus } from "../../proposals/state";
+import { effectiveStatus } from "../../proposals/state";
 import type { ProposalKindHandler, ProposalsDeps } from "../../proposals/types";
 import type { KeyHandle, WalletSigner } from "../../chains/evm/custody";
 import { lockWallet } from "../../wallets/repo";
@@ -137,7 +137,7 @@ export function createX402Kind(o: X402KindOptions): ProposalKindHandler {
         const w = await lockWallet(tx, row.wallet_id);
         const cur = await lockProposal(tx, id);
         const now = clock.now();
-        if (effectiveStatus(cur.status as ProposalStatus, cur.approval_expires_at, now) !== from) return null;
+        if (effectiveStatus(cur.status, cur.approval_expires_at, now) !== from) return null;
         const refuse = async (error: string) => {
           await transition(tx, id, from, "failed", now, { error });
           return null;
