@@ -14,7 +14,7 @@ import { defineTool, type ToolContext } from "../types";
 import { ok, short } from "../results";
 
 const walletParam = z.string().min(1).max(100).describe("The wallet's id (wal_...) or its name.");
-const chainParam = z.string().min(1).max(40).describe("The wallet's chain: base (or eip155:8453). It must be the wallet's.");
+const chainParam = z.string().min(1).max(40).describe("The wallet's chain: base (or eip155:8453), starknet (or starknet:SN_MAIN). It must be the wallet's.");
 const noteParam = z
   .string()
   .optional()
@@ -27,9 +27,9 @@ const evmTx = z.object({
 
 const TransferInput = z.object({
   wallet: walletParam,
-  asset: z.string().min(1).max(100).describe("ETH, USDC, WETH, USDT, DAI or cbBTC (or the token's address)"),
+  asset: z.string().min(1).max(100).describe("Base: ETH, USDC, WETH, USDT, DAI or cbBTC (or the token's address). Starknet: STRK, ETH, USDC or USDT."),
   amount: z.string().min(1).max(100).describe("Whole units as a plain decimal string, e.g. \"2.5\" for 2.5 USDC; no exponent"),
-  to: z.string().min(1).max(100).describe("Recipient 0x address"),
+  to: z.string().min(1).max(100).describe("Recipient address on the wallet's chain (0x + 40 hex on Base; a 0x felt on Starknet)"),
   chain: chainParam,
   note: noteParam,
 });
@@ -40,7 +40,10 @@ const ExecuteInput = z.object({
   transaction: evmTx.optional().describe("One EVM transaction {to, value, data} from the wallet."),
   calls: z.array(evmTx).optional().describe("EVM calls executed together, all or nothing (one transaction through the wallet's EIP-7702 batch executor)."),
   solanaTransaction: z.string().optional().describe("Base64 serialized Solana transaction (Solana wallets)."),
-  starknetCalls: z.array(z.record(z.string(), z.unknown())).optional().describe("Starknet calls {contractAddress, entrypoint, calldata} (Starknet wallets)."),
+  starknetCalls: z
+    .array(z.record(z.string(), z.unknown()))
+    .optional()
+    .describe("Starknet calls {contractAddress, entrypoint, calldata: felts as 0x hex or decimal strings, u256 as low, high} executed as one multicall, all or nothing (Starknet wallets)."),
   starknetProof: z.record(z.string(), z.unknown()).optional().describe("STRK20 proof {facts, data}; only for the privacy pool's apply_actions."),
   note: noteParam,
 });
