@@ -14,7 +14,7 @@ export function createWalletsService(deps: WalletsDeps) {
     /** Whether escrow wallets can be created and used on this deployment (a Base chain is configured). */
     configured: () => deps.chains.all().length > 0,
     /** The chains wallets can be created on here, in registration order (the dashboard's chain choice). */
-    chains: () => deps.chains.all().map((a) => ({ key: a.info.key, name: a.info.name })),
+    chains: () => deps.chains.all().map((a) => ({ key: a.info.key, name: a.info.name, safeMode: a.info.safeMode !== false, address: a.address.describe })),
     /** What an update's limits would become (the dashboard's preview), with the wallet chain's codec and tokens. */
     previewLimits: (chain: string, current: Limits, patch: LimitsPatch) => mergeLimits(current, patch, limitsChainOf(deps, chain)),
     create: (p: Principal, input: CreateWalletInput) => createWallet(deps, p, input),

@@ -53,8 +53,9 @@ const ALL_CHAINS = [
   { key: "starknet", name: "Starknet" },
 ];
 
-function NewWalletForm(p: { csrf: string; f: CreateForm; chains: { key: string; name: string }[]; error?: string }) {
+function NewWalletForm(p: { csrf: string; f: CreateForm; chains: { key: string; name: string; safeMode: boolean }[]; error?: string }) {
   const f = p.f;
+  const noSafe = p.chains.filter((c) => !c.safeMode);
   return (
     <>
       {p.error && <Notice kind="error">{p.error}</Notice>}
@@ -71,6 +72,12 @@ function NewWalletForm(p: { csrf: string; f: CreateForm; chains: { key: string; 
           ))}
         </select>
         {unavailable(p.chains) && <p class="help">{unavailable(p.chains)} wallets are not available on this deployment.</p>}
+        {noSafe.length > 0 && (
+          <p class="help">
+            Safe mode is not available on {noSafe.map((c) => c.name).join(", ")}: create those wallets autonomous. Their named transfers always wait for your
+            confirmation.
+          </p>
+        )}
         <fieldset>
           <legend>Mode (fixed at creation)</legend>
           <label>

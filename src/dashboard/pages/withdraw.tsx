@@ -12,6 +12,12 @@ interface Form {
   to: string;
 }
 
+/** The browser's first check of the recipient field per wallet chain (the service parses it strictly again). */
+const ADDRESS_HINT: Record<string, { label: string; pattern: string }> = {
+  starknet: { label: "a 0x Starknet address", pattern: "0x[0-9a-fA-F]{1,64}" },
+  solana: { label: "a base58 Solana address", pattern: "[1-9A-HJ-NP-Za-km-z]{32,44}" },
+};
+
 function WithdrawForm(p: { csrf: string; w: Wallet; f: Form; assets: string[]; error?: string }) {
   return (
     <>
@@ -33,8 +39,8 @@ function WithdrawForm(p: { csrf: string; w: Wallet; f: Form; assets: string[]; e
         </select>
         <label for="amount">Amount (whole units, e.g. 2.5)</label>
         <input id="amount" name="amount" inputmode="decimal" required value={p.f.amount} />
-        <label for="to">Send to ({p.w.chain === "starknet" ? "a 0x Starknet address" : "0x address"})</label>
-        <input id="to" name="to" required pattern={p.w.chain === "starknet" ? "0x[0-9a-fA-F]{1,64}" : "0x[0-9a-fA-F]{40}"} spellcheck={false} autocomplete="off" class="mono" value={p.f.to} />
+        <label for="to">Send to ({ADDRESS_HINT[p.w.chain]?.label ?? "0x address"})</label>
+        <input id="to" name="to" required pattern={ADDRESS_HINT[p.w.chain]?.pattern ?? "0x[0-9a-fA-F]{40}"} spellcheck={false} autocomplete="off" class="mono" value={p.f.to} />
         <button type="submit" class="btn">
           Review withdrawal
         </button>
