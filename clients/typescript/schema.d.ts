@@ -1081,6 +1081,11 @@ export interface operations {
                             enforcement: {
                                 [key: string]: "signer" | "service" | "judge";
                             };
+                            /**
+                             * @description agent: a loosening change sent by an agent applies. owner: it waits for the owner's approval in the dashboard (set by the owner).
+                             * @enum {string}
+                             */
+                            whoMayLoosen: "agent" | "owner";
                         };
                         explorerAddressUrl: string | null;
                         gas: {
@@ -1205,6 +1210,11 @@ export interface operations {
                             enforcement: {
                                 [key: string]: "signer" | "service" | "judge";
                             };
+                            /**
+                             * @description agent: a loosening change sent by an agent applies. owner: it waits for the owner's approval in the dashboard (set by the owner).
+                             * @enum {string}
+                             */
+                            whoMayLoosen: "agent" | "owner";
                         };
                         explorerAddressUrl: string | null;
                         gas: {

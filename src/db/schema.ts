@@ -32,6 +32,8 @@ export interface AccountsTable {
   topup_code: string;
   created_at: Generated<Date>;
   credits_low_threshold: Generated<number | null>;
+  /** 018_rule_changes.sql: who_may_loosen of the account's new wallets. */
+  default_who_may_loosen: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -236,6 +238,27 @@ export interface WalletsTable {
   /** 009_a_rules_version.sql: +1 on every change of the limits or the mandate / of the mandate. */
   rules_version: Generated<number>;
   mandate_version: Generated<number>;
+  /** 018_rule_changes.sql: `agent` (a loosening change by an agent applies) or `owner` (it waits for the owner). */
+  who_may_loosen: Generated<string>;
+}
+
+/** The audit trail of rule changes, and the pending ones (018_rule_changes.sql). */
+export interface WalletRuleChangesTable {
+  id: string;
+  seq: Generated<string>;
+  account_id: string;
+  wallet_id: string;
+  status: string; // applied | pending | approved | rejected | expired
+  actor_kind: string; // api_key | oauth | owner
+  actor_id: string | null;
+  changes: Json;
+  patch: Json | null;
+  expires_at: Date | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  rules_version: number | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 /** Proposals: one row per propose call or owner withdrawal (002_wallets.sql). */
@@ -409,6 +432,7 @@ export interface DB {
   oauth_tokens: OauthTokensTable;
   topup_payments: TopupPaymentsTable;
   wallets: WalletsTable;
+  wallet_rule_changes: WalletRuleChangesTable;
   proposals: ProposalsTable;
   users: UsersTable;
   sessions: SessionsTable;

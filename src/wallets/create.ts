@@ -61,7 +61,7 @@ export async function createWallet(
   const mandate = input.mandate?.trim() ? input.mandate.trim() : null;
 
   const row = await deps.db.transaction().execute(async (tx) => {
-    const account = await tx.selectFrom("accounts").select("id").where("id", "=", principal.accountId).forUpdate().executeTakeFirst();
+    const account = await tx.selectFrom("accounts").select(["id", "default_who_may_loosen"]).where("id", "=", principal.accountId).forUpdate().executeTakeFirst();
     if (!account) throw new ServiceError("not_found", "not_found", "no such account");
     const live = await tx
       .selectFrom("wallets")
@@ -86,6 +86,7 @@ export async function createWallet(
         limits: JSON.stringify(limits.limits),
         signer: embedded ? embedded.provider : chain.custody.provider,
         custody: embedded ? "embedded" : "server",
+        who_may_loosen: account.default_who_may_loosen,
         key_ref: key.keyRef,
         next_nonce: null,
         archived_at: null,

@@ -65,6 +65,7 @@ export function createEscrow(o: EscrowOptions): Escrow {
     logger: o.logger,
     chains,
     publicUrl: o.publicUrl,
+    ruleChangeWindowMs: o.approvalWindowMinutes * 60_000,
     onRulesChanged: (tx, wallet) => recheckHeld(pdeps, tx, wallet),
     onArchived: (tx, walletId) => rejectHeldOnArchive(pdeps, tx, walletId),
   };
@@ -83,6 +84,11 @@ export function createEscrow(o: EscrowOptions): Escrow {
       await proposals.reconcile({ minAgeMs: liveSendMs });
     } catch (err) {
       o.logger.error({ err }, "escrow sweep failed");
+    }
+    try {
+      await wallets.expireRuleChanges();
+    } catch (err) {
+      o.logger.error({ err }, "escrow sweep: expiring rule changes failed");
     } finally {
       running = false;
     }
@@ -102,6 +108,7 @@ export function createEscrow(o: EscrowOptions): Escrow {
       } else {
         await proposals.expireHeld();
       }
+      await wallets.expireRuleChanges().catch((err) => o.logger.error({ err }, "start-up: expiring rule changes failed; the sweep will retry"));
       timer = setInterval(() => void sweep(), o.sweepMs ?? 15_000);
       timer.unref();
     },

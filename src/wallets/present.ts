@@ -23,7 +23,11 @@ export interface Wallet {
 
 export interface WalletDetails {
   provider: string;
-  rules: { limits: Limits; enforcement: Record<string, "signer" | "service" | "judge"> };
+  /**
+   * `whoMayLoosen`: `agent` (a loosening change sent by an agent applies, SPEC 4.12) or `owner` (it waits for
+   * the owner's approval in the dashboard); set by the owner only.
+   */
+  rules: { limits: Limits; enforcement: Record<string, "signer" | "service" | "judge">; whoMayLoosen: "agent" | "owner" };
   explorerAddressUrl: string | null;
   /** The fee asset (ETH on Base, SOL on Solana, STRK on Starknet) and what to keep in mind about it. */
   gas: { asset: string; note: string };
@@ -69,7 +73,7 @@ export function walletDetails(row: WalletView, chain: ChainAdapter | null): Wall
   return {
     // An embedded wallet's row names the owner's wallet as its signer (custody/embedded.ts), not the custodian.
     provider: row.custody === "embedded" ? row.signer : (custody?.provider ?? row.signer),
-    rules: { limits, enforcement: enforcement(limits, custody?.enforcesLimits ?? false, !!row.mandate) },
+    rules: { limits, enforcement: enforcement(limits, custody?.enforcesLimits ?? false, !!row.mandate), whoMayLoosen: row.who_may_loosen === "owner" ? "owner" : "agent" },
     explorerAddressUrl: chain?.explorerAddressUrl(row.address) ?? null,
     gas: { asset: fees.asset, note: fees.note },
   };

@@ -32,6 +32,7 @@ export const WALLET_COLUMNS = [
   "legacy_safe",
   "rules_version",
   "mandate_version",
+  "who_may_loosen",
 ] as const;
 export type WalletView = Omit<WalletRow, "key_ref">;
 

@@ -17,6 +17,8 @@ export interface WalletsDeps {
   logger: Logger;
   chains: EscrowChains;
   publicUrl: string;
+  /** How long a rule change held for the owner waits (APPROVAL_WINDOW_MINUTES, as a held proposal). */
+  ruleChangeWindowMs?: number;
   /** Live (not archived) wallets one account may hold (SPEC 8: 25). */
   maxLiveWallets?: number;
   /**
@@ -27,6 +29,8 @@ export interface WalletsDeps {
   /** Called inside the wallet's row lock when it is archived: held proposals can no longer execute. */
   onArchived?: (tx: Transaction<DB>, walletId: string) => Promise<string[]>;
 }
+
+export const DEFAULT_RULE_CHANGE_WINDOW_MS = 60 * 60_000;
 
 /**
  * The codec and tokens limits are normalised with for a wallet chain: its adapter when served, else the

@@ -5,6 +5,7 @@ import { guardedFetch, type GuardedFetchOptions } from "../net/ssrf-fetch";
 import type { Envelope, MasterKey } from "../wallets/custody/envelope";
 import { openSecret, signatureHeaders } from "./signing";
 import { approvalUrlOf } from "../proposals/present";
+import { ruleChangeUrl } from "../wallets/rule-changes";
 
 export interface DeliverySettings {
   /** Retries back off from this delay, doubling (with jitter) up to two hours, for 24 hours. */
@@ -41,6 +42,10 @@ export function eventBody(publicUrl: string, ev: { type: string; payload: unknow
     if (ev.type === "proposal.awaiting_user") data.approvalUrl = data.proposalUrl;
   }
   if (typeof data.walletId === "string") data.walletUrl = `${publicUrl}/dashboard/wallets/${data.walletId}`;
+  // A rule change waiting for the owner links to where it is approved (the agent's error gives the same link).
+  if (ev.type === "wallet.rules_changed" && data.status === "pending" && typeof data.changeId === "string" && typeof data.walletId === "string") {
+    data.approvalUrl = ruleChangeUrl(publicUrl, data.walletId, data.changeId);
+  }
   return JSON.stringify({ type: ev.type, timestamp: new Date(ev.created_at).toISOString(), data });
 }
 

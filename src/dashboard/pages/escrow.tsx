@@ -6,6 +6,7 @@ import { Notice } from "../views/components";
 import { render } from "../views/render";
 import { walletListRoutes } from "./wallets";
 import { walletDetailRoutes } from "./wallet-detail";
+import { walletRuleChangeRoutes } from "./wallet-rule-changes";
 import { walletRulesRoutes } from "./wallet-rules";
 import { withdrawRoutes } from "./withdraw";
 import { proposalRoutes } from "./proposals";
@@ -24,6 +25,7 @@ export function escrowRoutes(deps: DashboardDeps) {
   }
   app.route("/", walletListRoutes(deps));
   app.route("/", walletRulesRoutes(deps));
+  app.route("/", walletRuleChangeRoutes(deps));
   app.route("/", withdrawRoutes(deps));
   app.route("/", walletDetailRoutes(deps));
   app.route("/", proposalRoutes(deps));

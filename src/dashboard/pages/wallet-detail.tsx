@@ -9,6 +9,7 @@ import { Copy, CsrfField, Empty, ExternalLink, Field, Notice, Status, Time, Verd
 import { usd } from "../views/format";
 import { noticeFrom, render, seeOther } from "../views/render";
 import { Countdown } from "./escrow-widgets";
+import { PendingRuleChanges, RuleChangeTrail, WhoMayLoosenForm } from "./wallet-rule-changes";
 
 function limitValue(k: string, v: unknown): string {
   if (typeof v === "number") return usd(v);
@@ -147,7 +148,7 @@ export function walletDetailRoutes(deps: DashboardDeps) {
       proposals.list(principal, { wallet: w.id, limit: 20 }),
     ]);
     if (balances.b) await insights.recordWalletBalance(principal, w.id, balances.b.balanceUsd);
-    const [spend, history] = await Promise.all([insights.walletSpend24h(principal, w.id), insights.walletBalanceHistory(principal, w.id)]);
+    const [spend, history, ruleChanges] = await Promise.all([insights.walletSpend24h(principal, w.id), insights.walletBalanceHistory(principal, w.id), wallets.ruleChanges(principal, w.id)]);
     const notice = noticeFrom(c);
     const csrf = c.get("session").csrfToken;
     return render(
@@ -160,6 +161,7 @@ export function walletDetailRoutes(deps: DashboardDeps) {
             Archived <Time d={w.archivedAt} />: it refuses new proposals. You can still withdraw its funds.
           </Notice>
         )}
+        <PendingRuleChanges csrf={csrf} walletId={w.id} items={ruleChanges} />
         <section class="card wallet-head">
           <div class="wallet-id">
             <p class="help">
@@ -213,7 +215,9 @@ export function walletDetailRoutes(deps: DashboardDeps) {
               </a>
             )}
           </p>
+          <WhoMayLoosenForm csrf={csrf} value={w.rules.whoMayLoosen} walletId={w.id} />
         </section>
+        <RuleChangeTrail items={ruleChanges} />
         <section>
           <h2>Proposals</h2>
           {items.length === 0 ? (

@@ -124,7 +124,7 @@ export function walletRulesRoutes(deps: DashboardDeps) {
           </section>
           <section class={`card ${preview.loosened.length ? "loosen" : ""}`}>
             <h2>After saving</h2>
-            <RulesTable w={{ ...after, rules: { limits: preview.next, enforcement: enforcementAfter(w, preview.next, after.mandate) } }} />
+            <RulesTable w={{ ...after, rules: { ...w.rules, limits: preview.next, enforcement: enforcementAfter(w, preview.next, after.mandate) } }} />
           </section>
         </div>
         <form method="post" action={`/dashboard/wallets/${w.id}/rules`} class="row">

@@ -3,7 +3,8 @@ import { isServiceError } from "../../lib/errors";
 import type { DashboardContext, DashboardDeps, DashboardEnv } from "../context";
 import { limitsFromForm, RulesFormError, type RulesForm } from "../escrow";
 import { CsrfField, Empty, Notice } from "../views/components";
-import { render, seeOther } from "../views/render";
+import { noticeFrom, render, seeOther } from "../views/render";
+import { WhoMayLoosenForm } from "./wallet-rule-changes";
 import { WalletCards } from "./escrow-widgets";
 import type { CreateWalletInput } from "../../wallets/schemas";
 
@@ -111,11 +112,13 @@ export function walletListRoutes(deps: DashboardDeps) {
 
   app.get("/wallets", async (c) => {
     const includeArchived = c.req.query("archived") === "1";
-    const list = await wallets.list(c.get("principal"), { includeArchived });
+    const [list, defaultMode] = await Promise.all([wallets.list(c.get("principal"), { includeArchived }), wallets.defaultWhoMayLoosen(c.get("principal"))]);
+    const notice = noticeFrom(c);
     return render(
       c,
       { title: "Wallets", active: "wallets" },
       <>
+        {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
         <p class="row">
           <a class="btn" href="/dashboard/wallets/new">
             Create wallet
@@ -132,6 +135,11 @@ export function walletListRoutes(deps: DashboardDeps) {
         ) : (
           <WalletCards wallets={list} />
         )}
+        <section class="card">
+          <h2>Loosening rules</h2>
+          <p class="help">Each wallet has its own setting (on its page); this is what new wallets start with.</p>
+          <WhoMayLoosenForm csrf={c.get("session").csrfToken} value={defaultMode} />
+        </section>
       </>,
     );
   });

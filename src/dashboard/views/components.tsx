@@ -41,6 +41,9 @@ export function Verdict(p: { v: string | null | undefined }) {
 
 const STATUS_CLASS: Record<string, string> = {
   awaiting_user: "s-held",
+  pending: "s-held",
+  applied: "s-ok",
+  approved: "s-ok",
   executed: "s-ok",
   executing: "s-busy",
   verifying: "s-busy",

@@ -26,7 +26,11 @@ const Wallet = z.object({
 });
 const WalletCreated = Wallet.extend({
   provider: z.string(),
-  rules: z.object({ limits: LimitsInput, enforcement: z.record(z.string(), z.enum(["signer", "service", "judge"])) }),
+  rules: z.object({
+    limits: LimitsInput,
+    enforcement: z.record(z.string(), z.enum(["signer", "service", "judge"])),
+    whoMayLoosen: z.enum(["agent", "owner"]).describe("agent: a loosening change sent by an agent applies. owner: it waits for the owner's approval in the dashboard (set by the owner)."),
+  }),
   explorerAddressUrl: z.string().nullable(),
   gas: z.object({ asset: z.literal("ETH"), note: z.string() }),
   warnings: z.array(z.string()).optional(),

@@ -88,7 +88,7 @@ export const updateEscrowWalletTool = defineTool({
   name: "update_escrow_wallet",
   title: "Update an escrow wallet's name, mandate or limits",
   description:
-    "Free, idempotent. Changes the name, mandate or limits (at least one). Mode and chain cannot change. A change that loosens the rules is applied and the reply lists exactly what it loosened; proposals still awaiting the owner are re-checked against new limits and blocked if they no longer pass.",
+    "Free, idempotent. Changes the name, mandate or limits (at least one). Mode and chain cannot change. A change that loosens the rules is applied and the reply lists exactly what it loosened, unless the wallet's owner alone may loosen them (rules.whoMayLoosen is owner): then what loosens (a raised or removed cap or allowlist, a new allowlist entry, a new mandate) is not applied but waits for the owner's approval, and the tool answers owner_approval_required with the dashboard link; what tightens applies at once. Proposals still awaiting the owner are re-checked against new limits and blocked if they no longer pass.",
   inputSchema: UpdateInput,
   annotations: { title: "Update escrow wallet", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: "wallet",
