@@ -39,11 +39,8 @@ export function Verdict(p: { v: string | null | undefined }) {
   return <span class={`verdict ${v ? (VERDICT_CLASS[v] ?? "") : "v-none"}`}>{v ?? "no decision"}</span>;
 }
 
-const STATUS_CLASS: Record<string, string> = {
+const PROPOSAL_STATUS_CLASS = {
   awaiting_user: "s-held",
-  pending: "s-held",
-  applied: "s-ok",
-  approved: "s-ok",
   executed: "s-ok",
   executing: "s-busy",
   verifying: "s-busy",
@@ -52,6 +49,8 @@ const STATUS_CLASS: Record<string, string> = {
   rejected: "s-muted",
   expired: "s-muted",
 } satisfies Record<ProposalStatus, string>;
+/** Proposals, and rule changes on the wallet page (a pending one waits for the owner like a held proposal). */
+const STATUS_CLASS: Record<string, string> = { ...PROPOSAL_STATUS_CLASS, pending: "s-held", applied: "s-ok", approved: "s-ok" };
 
 export function Status(p: { s: string }) {
   return <span class={`status ${STATUS_CLASS[p.s] ?? ""}`}>{p.s === "awaiting_user" ? "awaiting you" : p.s.replace(/_/g, " ")}</span>;
