@@ -24,6 +24,10 @@ export type WalletCustody = "server" | "embedded";
 /** What a proposal does: an agent's input kind (SPEC 2.7), or an owner's withdrawal. */
 export type ProposalKind = (typeof KNOWN_KINDS)[number] | "withdrawal";
 export type ProposalOrigin = "agent" | "owner";
+/** 018_rule_changes.sql: who may loosen a wallet's rules, and the rule-change audit trail's closed sets. */
+export type WhoMayLoosen = "agent" | "owner";
+export type RuleChangeStatus = "applied" | "pending" | "approved" | "rejected" | "expired";
+export type RuleChangeActorKind = "api_key" | "oauth" | "owner";
 
 export interface AccountsTable {
   id: string;
@@ -33,7 +37,7 @@ export interface AccountsTable {
   created_at: Generated<Date>;
   credits_low_threshold: Generated<number | null>;
   /** 018_rule_changes.sql: who_may_loosen of the account's new wallets. */
-  default_who_may_loosen: Generated<string>;
+  default_who_may_loosen: Generated<WhoMayLoosen>;
 }
 
 export interface ApiKeysTable {
@@ -239,7 +243,7 @@ export interface WalletsTable {
   rules_version: Generated<number>;
   mandate_version: Generated<number>;
   /** 018_rule_changes.sql: `agent` (a loosening change by an agent applies) or `owner` (it waits for the owner). */
-  who_may_loosen: Generated<string>;
+  who_may_loosen: Generated<WhoMayLoosen>;
 }
 
 /** The audit trail of rule changes, and the pending ones (018_rule_changes.sql). */
@@ -248,8 +252,8 @@ export interface WalletRuleChangesTable {
   seq: Generated<string>;
   account_id: string;
   wallet_id: string;
-  status: string; // applied | pending | approved | rejected | expired
-  actor_kind: string; // api_key | oauth | owner
+  status: RuleChangeStatus;
+  actor_kind: RuleChangeActorKind;
   actor_id: string | null;
   changes: Json;
   patch: Json | null;

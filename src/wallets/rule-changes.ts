@@ -9,13 +9,14 @@ import { prefixedId } from "../lib/ids";
 import type { Executor } from "./repo";
 import { loosenedOf, tightenedOf, type FieldChange, type RulesPatch } from "./rule-diff";
 
-export type RuleChangeStatus = "applied" | "pending" | "approved" | "rejected" | "expired";
-export type WhoMayLoosen = "agent" | "owner";
+import type { RuleChangeActorKind, RuleChangeStatus, WhoMayLoosen } from "../db/schema";
+
+export type { RuleChangeStatus, WhoMayLoosen };
 export const WHO_MAY_LOOSEN: readonly WhoMayLoosen[] = ["agent", "owner"];
 
 /** Who sent a change: an API key (its id), an OAuth client (its client id), or the owner in the dashboard (user id). */
 export interface Actor {
-  kind: "api_key" | "oauth" | "owner";
+  kind: RuleChangeActorKind;
   id: string | null;
 }
 
