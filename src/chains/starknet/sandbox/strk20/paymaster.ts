@@ -7,6 +7,7 @@
  * relayer account, which pays the gas and the pool fee.
  */
 import { randomBytes } from "node:crypto";
+import { safeEqual } from "../../../../lib/hashing";
 import { ec } from "starknet";
 import { STARKNET_TOKENS } from "../../constants";
 import { parseFelt, toAddress, toFeltHex } from "../../felt";
@@ -49,7 +50,8 @@ export function createSandboxPaymaster(node: SandboxNode, o: SandboxPaymasterOpt
   const pool = BigInt(SANDBOX_POOL_ADDRESS);
   const relayer = node.strk20.relayer;
   const checkKey = (h: Record<string, string | string[] | undefined>) => {
-    if (h["x-paymaster-api-key"] !== o.apiKey) throw err(163, "An error occurred (x-paymaster-api-key is invalid)");
+    const given = h["x-paymaster-api-key"];
+    if (typeof given !== "string" || !safeEqual(given, o.apiKey)) throw err(163, "An error occurred (x-paymaster-api-key is invalid)");
   };
   const feeMode = (params: unknown) => {
     const fm = ((params ?? {}) as { fee_mode?: { mode?: unknown; pool_fee_token?: unknown } }).fee_mode;
