@@ -14,7 +14,7 @@ import { defineTool, type ToolContext } from "../types";
 import { ok, short } from "../results";
 
 const walletParam = z.string().min(1).max(100).describe("The wallet's id (wal_...) or its name.");
-const chainParam = z.string().min(1).max(40).describe("The wallet's chain: base (or eip155:8453), starknet (or starknet:SN_MAIN). It must be the wallet's.");
+const chainParam = z.string().min(1).max(40).describe("The wallet's chain: base (or eip155:8453), solana (or its solana:<genesis> CAIP-2 id), starknet (or starknet:SN_MAIN). It must be the wallet's.");
 const noteParam = z
   .string()
   .optional()
@@ -27,9 +27,9 @@ const evmTx = z.object({
 
 const TransferInput = z.object({
   wallet: walletParam,
-  asset: z.string().min(1).max(100).describe("Base: ETH, USDC, WETH, USDT, DAI or cbBTC (or the token's address). Starknet: STRK, ETH, USDC or USDT."),
+  asset: z.string().min(1).max(100).describe("Base: ETH, USDC, WETH, USDT, DAI or cbBTC (or the token's address). Solana: SOL, USDC (or a known mint). Starknet: STRK, ETH, USDC or USDT."),
   amount: z.string().min(1).max(100).describe("Whole units as a plain decimal string, e.g. \"2.5\" for 2.5 USDC; no exponent"),
-  to: z.string().min(1).max(100).describe("Recipient address on the wallet's chain (0x + 40 hex on Base; a 0x felt on Starknet)"),
+  to: z.string().min(1).max(100).describe("Recipient address on the wallet's chain (0x + 40 hex on Base; base58, exact case, on Solana; a 0x felt on Starknet)"),
   chain: chainParam,
   note: noteParam,
 });
@@ -39,7 +39,7 @@ const ExecuteInput = z.object({
   chain: chainParam,
   transaction: evmTx.optional().describe("One EVM transaction {to, value, data} from the wallet."),
   calls: z.array(evmTx).optional().describe("EVM calls executed together, all or nothing (one transaction through the wallet's EIP-7702 batch executor)."),
-  solanaTransaction: z.string().optional().describe("Base64 serialized Solana transaction (Solana wallets)."),
+  solanaTransaction: z.string().optional().describe("Base64 serialized Solana transaction, legacy or v0 (Solana wallets): fee payer the wallet, no other signer; it is decoded and re-signed with a fresh blockhash."),
   starknetCalls: z
     .array(z.record(z.string(), z.unknown()))
     .optional()
@@ -101,7 +101,7 @@ export const escrowTransferTool = defineTool({
   name: "escrow_transfer",
   title: "Propose a transfer from an escrow wallet",
   description:
-    "Proposal: sends a named asset in whole units. Simulated, checked against the wallet's limits (free refusal) and judged against its mandate (one credit). An autonomous wallet executes an ALLOW with a clean simulation; everything else waits for the owner. Only a status of executed means funds moved.",
+    "Proposal: sends a named asset in whole units. Simulated, checked against the wallet's limits (free refusal) and judged against its mandate (one credit). An autonomous wallet executes an ALLOW with a clean simulation; everything else waits for the owner, and so does every named transfer from a Solana wallet. Only a status of executed means funds moved.",
   inputSchema: TransferInput,
   annotations: { title: "Escrow transfer", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   scope: "wallet",

@@ -17,7 +17,9 @@ const swapFields = {
   sell: z.string().min(1).max(100).describe("What to sell: a 0x token address, ETH, WETH, USDC, or a symbol of a token the wallet holds on this chain."),
   buy: z.string().min(1).max(100).describe("What to buy: a 0x token address, ETH, WETH or USDC."),
   amount: z.string().min(1).max(100).describe("Amount to sell in whole units of the sell token, a plain decimal string, e.g. \"25\"."),
-  chain: z.enum(["base", "ethereum"]).describe("The wallet's chain (Base and Ethereum wallets only)."),
+  // A string, not an enum: a Solana or Starknet wallet's chain gets the service's swap_failed answer (swaps are
+  // Base and Ethereum only), not a schema error that says nothing about the wallet.
+  chain: z.string().min(1).max(40).describe("The wallet's chain: base or ethereum (swaps run on Base and Ethereum wallets only; any other chain is refused with swap_failed)."),
   slippageBps: z.number().int().min(1).max(1000).optional().describe("Slippage in basis points, 1 to 1,000 (default 50): the minimum output written into the signed swap is the quote x (1 - slippageBps/10000)."),
 };
 const QuoteInput = z.object(swapFields);

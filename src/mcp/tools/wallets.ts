@@ -16,7 +16,7 @@ const limitsDescription =
 
 const CreateInput = z.object({
   name: z.string().min(1).max(WALLET_NAME_MAX).describe("Unique per account; usable in place of the id."),
-  chain: z.enum(["base", "solana", "starknet"]).describe("The chain: base or starknet (a chain this deployment does not serve is refused, naming those it does)."),
+  chain: z.enum(["base", "solana", "starknet"]).describe("The chain: base, solana or starknet (a chain this deployment does not serve is refused, naming those it does). Solana wallets are autonomous only; their named transfers always wait for the owner."),
   mode: z.enum(["autonomous", "safe"]).describe("autonomous: executes an ALLOW whose simulation is clean on its own. safe: every proposal waits for the owner. Fixed at creation."),
   mandate: z.string().min(1).max(MANDATE_MAX).describe("The owner's rules in plain language; the judge checks every proposal against them."),
   limits: z.record(z.string(), z.unknown()).optional().describe(limitsDescription),
