@@ -83,3 +83,26 @@ describe("context list entries whose status is not plainly good", () => {
     expect(verdict(I, del, { validators: { [A]: { status: "under review" } } })).toBe("ESCALATE");
   });
 });
+
+describe("restated recipients and handing over keys", () => {
+  const agent = facts({ actionFamily: "permission", actionType: "approveAgent", approvals: [{ token: "ACCOUNT", spender: "0x8888888888888888888888888888888888888888", amount: null, amountBase: null, unlimited: true, usd: null, kind: "agent" }], summary: "approve agent" });
+
+  it("'never move funds out, not to me, not to anybody else' restates the prohibition", () => {
+    const I = "Hyperliquid BTC perps only. Never move funds out, not to me, not to anybody else.";
+    expect(readings(I)).not.toContain("not understood");
+    expect(verdict(I, orderFacts({ asset: "BTC" }))).toBe("ALLOW");
+    expect(verdict(I, withdraw())).toBe("BLOCK");
+  });
+
+  it("'not to me' after a prohibition narrowed to one token is not absorbed", () => {
+    const I = "Hyperliquid BTC perps only. Never send USDC out, not to me.";
+    expect(readings(I)).toContain("not understood");
+  });
+
+  it("'do not give the trading keys to anyone' forbids approving agents", () => {
+    const I = "Hyperliquid BTC perps only. Do not give the trading keys to anyone.";
+    expect(readings(I)).not.toContain("not understood");
+    expect(verdict(I, agent)).toBe("BLOCK");
+    expect(verdict(I, orderFacts({ asset: "BTC" }))).toBe("ALLOW");
+  });
+});

@@ -98,7 +98,16 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
 /** "I'll withdraw myself", "we handle payroll": what the owner does is background and grants the agent nothing. */
 const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|['’]ve|\s+(?!may\b|can\b|must\b|should\b|allow|permit|want\b|need\b|let\b|authori[sz]e|only\b|never\b|don|do not)[a-z]+)\b/i;
 
-function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number): Activity[] {
+/** "don't send money anywhere, not to me, not to anyone": a fragment naming who, after a prohibition that names nobody. */
+const RESTATED_WHO =
+  /^\s*(?:and\s+|or\s+)?(?:not|nor|never|no)\s+(?:even\s+)?(?:to|for)\s+(?:me|us|you|myself|ourselves|yourself|anyone|anybody|any ?one|someone|somebody|friends|family|other people|people)(?:\s+(?:else|either))?\s*[.!]?\s*$/i;
+
+function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number, sentenceFrom = st.constraints.length): Activity[] {
+  // Only a prohibition without a recipient, asset or exception can absorb it: any narrower one would be widened.
+  if (!first && RESTATED_WHO.test(c.text) && st.constraints.slice(sentenceFrom).some((k) => k.kind === "forbid" && !k.asset && !k.direction && k.activities.includes("transfer"))) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
   if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except)\b|n['’]t\b/i.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
@@ -211,7 +220,7 @@ function parseUncached(intent: string): ParsedIntent {
       const labelEnd = i === 0 ? labelPrefixEnd(c.text) : -1;
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
       const from = st.constraints.length;
-      const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart);
+      const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart, before);
       spans.push([from, st.constraints.length]);
       if (acts.length) inherit = acts;
     });

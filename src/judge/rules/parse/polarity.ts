@@ -29,7 +29,7 @@ const OUT_OF_ACCOUNT: Activity[] = ["transfer", "withdrawal", "payment", "intern
 
 const VERBS: Verb[] = [
   { re: /\b(?:add(?:ing)?|remov(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|top(?:ping)? up|increas(?:e|ing)|decreas(?:e|ing))\s+(?:or\s+(?:remove|reduce|decrease|withdraw)\s+)?(?:isolated\s+|cross\s+)?margin\b|\bmargin\s+(?:changes?|adjustments?|top[- ]ups?)\b/gi, pos: ["margin"], neg: ["margin"], listy: false, label: "margin changes" },
-  { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
+  { re: /\b(?:account\s+)?permissions?\b|\b(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b|(?<=\b(?:hand|give|giving|share|sharing|pass)\w*\b[^.;,()]{0,30})\b(?:api\s+|signing\s+|trading\s+)?keys\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
   { re: /\bundelegat\w*|\bunstak\w*|\bout\s+of\s+(?:staking|stake|the\s+validators?)\b|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
@@ -181,7 +181,7 @@ const QUALIFIER_RE =
  * A word that could narrow the prohibition to something smaller ("large", "memecoin") is not among them.
  */
 const NEG_SCOPE_RE =
-  /\b(?:on|in|from|out\s+of|off|within|inside)\s+(?:this|the|our|my|that|its|your)\s+(?:own\s+)?(?:trading\s+|main\s+|master\s+)?(?:account|wallet|address|exchange|venue|platform|sub-?account|safe|vault|balance)\b|\b(?:initiat\w*|conduct\w*|carry(?:ing)?\s+out|process(?:ing)?|pull(?:s|ing)?|tak(?:e|es|ing)|hand(?:s|ing)?\s+out|put(?:ting)?\s+through|ever)\b/gi;
+  /\b(?:on|in|from|out\s+of|off|within|inside)\s+(?:this|the|our|my|that|its|your)\s+(?:own\s+)?(?:trading\s+|main\s+|master\s+)?(?:account|wallet|address|exchange|venue|platform|sub-?account|safe|vault|balance)\b|\b(?:initiat\w*|conduct\w*|carry(?:ing)?\s+out|process(?:ing)?|pull(?:s|ing)?|tak(?:e|es|ing)|hand(?:s|ing)?(?:\s+(?:out|over))?|shar(?:e|es|ing)|put(?:ting)?\s+through|ever)\b/gi;
 
 /** Where each verb first matches in the text (before the recognisers consume it). */
 function verbPositions(text: string): number[] {
