@@ -14,18 +14,20 @@ import { parseIntent } from "./parse/index";
 import { viewFromText } from "./text-action";
 import { simulationRevert } from "../simulation";
 import { emptyView, viewFromFacts } from "./view";
-
-/** Adapter warnings that mean the facts may not describe what will really happen. Price gaps are checked where needed. */
-const SERIOUS_WARNING =
-  /differ|mismatch|disagree|inconsistent|does not (?:match|recognise|recognize|decode)|not decoded|undecoded|could not|cannot be|unknown (?:token|decimals|mint|hyperliquid|drift|gmx|polymarket)|decimals for|market not identified|not visible|lookup table|malformed|missing|not a (?:number|boolean|token address|valid url)|not an integer|not recognised|unrecognised|only the first|not a known|not lido|not the morpho|not the pendle|private to taker|part of the output|not the sender|not the signer|full balance|denominated in shares|setauthority|setapprovalforall|control of every token|testnet|option market|private action|amountoutminimum is zero|no slippage protection|instruction-like|unlimited|owner is not known|builder fee|on behalf of vault|swaps with different tokens|x402 version|quantums|outside polymarket|no accepted payment terms|what it moves is unknown|payment asset not given|no valid orders|without a valid destination|chain unknown|different chains/i;
-/** The payload contradicts itself (what is signed differs from what it declares): refuse, do not ask. */
-const CONTRADICTION_WARNING = /authorization (?:value|pays)\b.*\b(?:differs|not the accepted)|accepted (?:amount|\.\w+).*differs from the (?:required|requirements)/i;
+import { venueWarnings } from "../../venues/warnings";
 
 /**
- * Warnings about facts the checks look up themselves (prices), or that do not weaken the facts. A full-balance
- * withdraw or repay leaves the amount unknown, which every amount check already treats as a missing fact.
+ * What the adapter warnings decide, by severity (src/venues/warnings.ts gives each its code and severity):
+ * `block` is a violation (the payload contradicts itself: refuse, do not ask), `info` decides nothing, and
+ * `warn` or any severity this build does not know asks a human. Nothing is dropped unread.
  */
-const BENIGN_WARNING = /no context price|no price for|notional unknown|usd value unknown|more than 20% away|price impact|stays valid|memo text|native transfer of zero|upper bound|options offered|slippage unknown|slippage is not computed|cancel with no cancels|full balance \(amount = max uint256\)/i;
+function warningFindings(messages: readonly string[]): { violations: string[]; unknowns: string[] } {
+  const coded = venueWarnings(messages);
+  return {
+    violations: coded.filter((w) => w.severity === "block").map((w) => `The payload contradicts itself: ${w.message}, so it cannot be trusted to do what it declares.`),
+    unknowns: coded.filter((w) => w.severity !== "block" && w.severity !== "info").map((w) => `The venue adapter warns: ${w.message}.`),
+  };
+}
 
 function buildView(input: JudgeInput): ActionView {
   const ctx = input.context ?? null;
@@ -66,12 +68,11 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     const injection = findInjection(input);
     const view = buildView(input);
     const findings: Finding[] = runChecks(parsed.constraints, view, input.context ?? null, parsed.permitted);
-    const contradictions = view.warnings.filter((w) => CONTRADICTION_WARNING.test(w)).map((w) => `The payload contradicts itself: ${w}, so it cannot be trusted to do what it declares.`);
+    const { violations: contradictions, unknowns: warnings } = warningFindings(view.warnings);
     const revert = simulationRevert(input);
     const reverts = revert ? [`The simulation shows this transaction reverts (${revert.error}); a reverting transaction is never allowed.`] : [];
     const violations = [...new Set([...reverts, ...findings.filter((f) => f.type === "violation").map((f) => f.message), ...contradictions])];
     const escalations = [...new Set(findings.filter((f) => f.type === "escalate").map((f) => f.message))];
-    const warnings = view.warnings.filter((w) => SERIOUS_WARNING.test(w) && !BENIGN_WARNING.test(w)).map((w) => `The venue adapter warns: ${w}.`);
     const unknowns = [
       ...new Set([
         ...parsed.unknown,
