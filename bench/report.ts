@@ -18,7 +18,7 @@ const RSS_TARGET_MIB = 400e6 / 2 ** 20;
 const ADDED_P99_TARGET_MS = 10;
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
-export function printTable(rows: Row[], judge: { casesPerSecond: number; cases: number; oneP99Ms: number }) {
+export function printTable(rows: Row[], judge: { casesPerSecond: number; baselinePerSecond: number; cases: number; oneP99Ms: number }) {
   for (const db of [...new Set(rows.map((r) => r.db))]) {
     const mine = rows.filter((r) => r.db === db);
     console.log(`\n### ${db}\n`);
@@ -47,7 +47,7 @@ export function printTable(rows: Row[], judge: { casesPerSecond: number; cases: 
     const mcp = mine.find((r) => r.id === "mcp-verify");
     if (http && mcp) console.log(`- MCP verify_intent / HTTP POST /api/v1/intent: ${pct(mcp.m.rps / http.m.rps)} (the MCP layer's target: >= 60%)`);
   }
-  console.log(`\n- rules judge alone: ${judge.casesPerSecond.toFixed(0)} cases/s over the ${judge.cases} cases of dev.jsonl (single thread, in process)`);
+  console.log(`\n- ${judgeRow(judge)}`);
 }
 
 export function printCosts(all: Costs[]) {
@@ -63,3 +63,12 @@ export function printCosts(all: Costs[]) {
     console.log(`| ${o.op} | ${o.credits} | ${gas} | ${price} | ${fee} | ${o.paidBy ?? ""} | ${o.note ?? ""} |`);
   }
 }
+
+/** The rules judge's row: cases/s, the same-run baseline and the ratio, and the >= 10,000 cases/s target (issue 17). */
+export function judgeRow(judge: { casesPerSecond: number; baselinePerSecond: number; cases: number }): string {
+  const ratio = judge.casesPerSecond / judge.baselinePerSecond;
+  const met = judge.casesPerSecond >= JUDGE_TARGET_PER_S ? "met" : "**missed**";
+  return `rules judge alone: ${judge.casesPerSecond.toFixed(0)} cases/s over the ${judge.cases} cases of dev.jsonl (single thread, in process); same-run baseline (JSON round trip of each input) ${judge.baselinePerSecond.toFixed(0)}/s, ratio ${(ratio * 100).toFixed(1)}% (target >= ${JUDGE_TARGET_PER_S.toLocaleString("en-US")} cases/s: ${met})`;
+}
+
+const JUDGE_TARGET_PER_S = 10_000;
