@@ -48,12 +48,14 @@ const updateFailed = (m: string) => new ServiceError("invalid_input", "update_fa
  * The refusal an agent gets when its change loosens the rules of a wallet whose owner alone may loosen them.
  * `forbidden` (403): the credential may not do this; the owner may, at the link (docs/decisions.md).
  */
-function approvalRequired(deps: WalletsDeps, w: { id: string; name: string }, pending: { id: string; expiresAt: Date }, held: string[], applied: string[]): ServiceError {
+function approvalRequired(deps: WalletsDeps, w: { id: string; name: string }, pending: { id: string; expiresAt: Date }, held: string[], applied: string[], renamed: string[]): ServiceError {
   const url = ruleChangeUrl(deps.publicUrl, w.id, pending.id);
   const msg =
     `the owner must approve this change: wallet "${w.name}" lets only its owner loosen its rules, so what loosens them (${held.join("; ")}) is not applied. ` +
     `It is recorded as pending rule change ${pending.id}, which the owner can approve or reject in the dashboard at ${url} before ${pending.expiresAt.toISOString()}.` +
-    (applied.length ? ` Applied at once because it tightens the rules: ${applied.join("; ")}.` : " Nothing was changed.");
+    (applied.length ? ` Applied at once because it tightens the rules: ${applied.join("; ")}.` : "") +
+    (renamed.length ? ` Also applied (not a rule): ${renamed.join("; ")}.` : "") +
+    (applied.length || renamed.length ? "" : " Nothing was changed.");
   return new ServiceError("forbidden", "owner_approval_required", msg, {
     extra: { walletId: w.id, changeId: pending.id, approvalUrl: url, expiresAt: pending.expiresAt.toISOString(), held, applied },
   });
@@ -132,7 +134,7 @@ export async function updateWallet(deps: WalletsDeps, principal: Principal, ref:
   if (result.loosened.length) deps.logger.info({ walletId: current.id, loosened: result.loosened, actor: actor.kind }, "wallet rules loosened");
   if (result.pending) {
     deps.logger.info({ walletId: current.id, changeId: result.pending.id, actor: actor.kind }, "wallet rule change held for the owner");
-    throw approvalRequired(deps, current, result.pending, result.pending.heldTexts, result.tightened);
+    throw approvalRequired(deps, current, result.pending, result.pending.heldTexts, result.tightened, result.changed.filter((c) => c.startsWith("name:")));
   }
   const view = await deps.db.selectFrom("wallets").select(WALLET_COLUMNS).where("id", "=", current.id).executeTakeFirstOrThrow();
   return {

@@ -199,7 +199,12 @@ describe("who may loosen a wallet's rules (issue 18, attack 1)", () => {
     const o = await owner();
     const w = await guardedWallet(o, "decide");
     await setMode(o, w.id, "owner");
-    const first = (await call(o.agent, "update_escrow_wallet", { wallet: w.id, limits: { maxPerTxUsd: 500 } })).structuredContent as Record<string, string>;
+    const held = await call(o.agent, "update_escrow_wallet", { wallet: w.id, name: "decide-2", limits: { maxPerTxUsd: 500 } });
+    // The rename is not a rule: it applies, and the refusal says so.
+    expect(text(held)).toContain('Also applied (not a rule): name: "decide" -> "decide-2".');
+    expect(text(held)).not.toContain("Nothing was changed.");
+    expect((await walletOf(o.apiKey, w.id)).name).toBe("decide-2");
+    const first = held.structuredContent as Record<string, string>;
     await o.dash.get(`/dashboard/wallets/${w.id}`);
     expect((await o.dash.post(`/dashboard/wallets/${w.id}/rule-changes/${first.changeId}/reject`, {})).status).toBe(303);
     expect((await walletOf(o.apiKey, w.id)).limits.maxPerTxUsd).toBe(50);
