@@ -106,8 +106,8 @@ describe("another account's objects are 404", () => {
       expect({ page, status: (await d.get(page)).status }).toEqual({ page, status: 404 });
     }
     await d.get("/dashboard/proposals");
-    for (const action of [`/dashboard/proposals/${ids.held}/confirm`, `/dashboard/proposals/${ids.held}/reject`, `/dashboard/wallets/${ids.wallet}/archive`]) {
-      expect({ action, status: (await d.post(action, {})).status }).toEqual({ action, status: 404 });
+    for (const action of [`/dashboard/proposals/${ids.held}/confirm`, `/dashboard/proposals/${ids.held}/reject`, `/dashboard/wallets/${ids.wallet}/archive`, `/dashboard/wallets/${ids.wallet}/who-may-loosen`, `/dashboard/wallets/${ids.wallet}/rule-changes/rc_x/approve`]) {
+      expect({ action, status: (await d.post(action, { value: "owner" })).status }).toEqual({ action, status: 404 });
     }
     expect((await json(t.request("GET", `/api/v1/escrow-transactions/${ids.held}`, { key: A.apiKey }))).body.status).toBe("awaiting_user");
   });
@@ -130,17 +130,29 @@ describe("API keys and OAuth tokens cannot reach owner-only actions", () => {
   });
 
   it("the dashboard's confirm, reject and other state changes need the owner's session", async () => {
-    const actions = [`/dashboard/proposals/${ids.held}/confirm`, `/dashboard/proposals/${ids.held}/reject`, `/dashboard/wallets/${ids.wallet}/archive`, `/dashboard/keys`, `/dashboard/wallets/${ids.wallet}/withdraw`];
+    const actions = [
+      `/dashboard/proposals/${ids.held}/confirm`,
+      `/dashboard/proposals/${ids.held}/reject`,
+      `/dashboard/wallets/${ids.wallet}/archive`,
+      `/dashboard/keys`,
+      `/dashboard/wallets/${ids.wallet}/withdraw`,
+      // Who may loosen the rules, and the decisions about an agent's held rule change (issue 18, attack 1).
+      `/dashboard/wallets/${ids.wallet}/who-may-loosen`,
+      `/dashboard/wallets/who-may-loosen`,
+      `/dashboard/wallets/${ids.wallet}/rule-changes/rc_x/approve`,
+      `/dashboard/wallets/${ids.wallet}/rule-changes/rc_x/reject`,
+    ];
     for (const action of actions) {
       const credentials: Record<string, string>[] = [{ "x-api-key": A.apiKey }, { authorization: `Bearer ${A.apiKey}` }];
       for (const headers of credentials) {
-        const res = await t.request("POST", action, { headers: { ...headers, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" }, raw: "to=0x000000000000000000000000000000000000dEaD&amount=1" });
+        const res = await t.request("POST", action, { headers: { ...headers, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" }, raw: "to=0x000000000000000000000000000000000000dEaD&amount=1&value=owner" });
         expect({ action, status: [401, 403, 302, 303].includes(res.status) }).toEqual({ action, status: true });
         if (res.status >= 300 && res.status < 400) expect(res.headers.get("location")).toMatch(/\/dashboard\/login/);
       }
     }
     expect((await json(t.request("GET", `/api/v1/escrow-transactions/${ids.held}`, { key: A.apiKey }))).body.status).toBe("awaiting_user");
     expect((await json(t.request("GET", `/api/v1/wallets/${ids.wallet}`, { key: A.apiKey }))).body.archived ?? false).toBe(false);
+    expect((await json(t.request("GET", `/api/v1/wallets/${ids.wallet}`, { key: A.apiKey }))).body.rules.whoMayLoosen).toBe("agent");
   });
 });
 
