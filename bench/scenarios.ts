@@ -5,7 +5,7 @@
  */
 import type { LoadOptions } from "./lib/load";
 import type { Proc } from "./lib/service";
-import { call, createAccount, createWallet, gasOf, signTopups, transferBody, verifyLarge, VERIFY_SMALL } from "./lib/fixtures";
+import { call, createAccount, createStarknetWallet, createWallet, gasOf, signTopups, snTransferBody, transferBody, verifyLarge, VERIFY_SMALL } from "./lib/fixtures";
 
 export interface Costs {
   db?: string;
@@ -19,6 +19,9 @@ export interface Ctx {
   verificationId: string;
   blockedWallet: string;
   execWallets: string[];
+  /** Starknet wallets on the sandbox node (empty when the deployment serves no Starknet). */
+  snBlockedWallet: string;
+  snExecWallets: string[];
   quick: boolean;
   costs: Costs;
 }
@@ -52,7 +55,7 @@ export async function setup(svc: Proc, opts: { quick: boolean; minimal?: boolean
   const v = await call(base, "POST", "/api/v1/intent", { key, body: VERIFY_SMALL });
   expect(v.status === 201 && v.body.verdict === "ALLOW", "POST /api/v1/intent", v.body);
   costs.ops.push({ op: "verification (POST /api/v1/intent, verify_intent)", credits: before - (await credits(base, key)) });
-  if (opts.minimal) return { svc, key, verificationId: v.body.id as string, blockedWallet: "", execWallets: [], quick: opts.quick, costs };
+  if (opts.minimal) return { svc, key, verificationId: v.body.id as string, blockedWallet: "", execWallets: [], snBlockedWallet: "", snExecWallets: [], quick: opts.quick, costs };
 
   const blocked = await createWallet(base, key, "bench-capped", { limits: { maxPerTxUsd: 1 } });
   before = await credits(base, key);
@@ -93,8 +96,27 @@ export async function setup(svc: Proc, opts: { quick: boolean; minimal?: boolean
     costs.ops.push({ op: label, credits: before - (await credits(base, key)), ...(await gasOf(base, r.body.txHash)), paidBy: "the escrow wallet (ETH)", note: i === 0 ? "sandbox pool" : "sandbox pool; 0x on production" });
   }
 
+  // Starknet: the same two proposals on the sandbox Starknet node (fees in STRK; the first transaction of a
+  // wallet also deploys its account, so the one measured is a later one).
+  const snBlocked = await createStarknetWallet(base, key, "bench-sn-capped", { limits: { maxPerTxUsd: 1 } });
+  before = await credits(base, key);
+  const sb = await call(base, "POST", `/api/v1/wallets/${snBlocked.id}/propose`, { key, body: JSON.parse(snTransferBody("5")) });
+  expect(sb.status === 200 && sb.body.status === "blocked" && /maxPerTxUsd/.test(sb.body.reasoning), "Starknet proposal blocked by limits", sb.body);
+  costs.ops.push({ op: "Starknet proposal blocked by wallet limits", credits: before - (await credits(base, key)), note: "free: the judge does not run" });
+  const snExecWallets: string[] = [];
+  for (let i = 0; i < 4; i++) snExecWallets.push((await createStarknetWallet(base, key, `bench-sn-exec-${i}`)).id);
+  for (const w of snExecWallets) {
+    const first = await call(base, "POST", `/api/v1/wallets/${w}/propose`, { key, body: JSON.parse(snTransferBody("0.01")) });
+    expect(first.status === 200 && first.body.status === "executed", "Starknet first proposal (deploys the account)", first.body);
+  }
+  before = await credits(base, key);
+  const se = await call(base, "POST", `/api/v1/wallets/${snExecWallets[0]}/propose`, { key, body: JSON.parse(snTransferBody("0.01")) });
+  expect(se.status === 200 && se.body.status === "executed" && se.body.txHash, "Starknet proposal executed", se.body);
+  const fee = (se.body.simulation?.warnings as string[] | undefined)?.find((w) => w.startsWith("fee about"));
+  costs.ops.push({ op: "Starknet USDC transfer proposal, executed", credits: before - (await credits(base, key)), paidBy: "the escrow wallet (STRK)", note: fee ?? "fee not reported" });
+
   const id = v.body.id as string;
-  return { svc, key, verificationId: id, blockedWallet: blocked.id, execWallets, quick: opts.quick, costs };
+  return { svc, key, verificationId: id, blockedWallet: blocked.id, execWallets, snBlockedWallet: snBlocked.id, snExecWallets, quick: opts.quick, costs };
 }
 
 const verifyScenario = (id: string, title: string, body: () => unknown): Scenario => ({
@@ -150,6 +172,24 @@ export const scenarios = {
         headers: { ...json, "x-api-key": c.key },
         connections: 8,
         rotate: c.execWallets.map((w) => ({ path: `/api/v1/wallets/${w}/propose`, body: transferBody("0.01") })),
+      }),
+    },
+    {
+      id: "starknet-propose-blocked",
+      title: "Starknet proposal blocked by limits",
+      baseline: "insert",
+      prepare: async (c) => ({ url: `${c.svc.url}/api/v1/wallets/${c.snBlockedWallet}/propose`, method: "POST", headers: { ...json, "x-api-key": c.key }, body: snTransferBody("5") }),
+    },
+    {
+      id: "starknet-propose-executed",
+      title: "Starknet proposal executed on the sandbox node",
+      baseline: "insert",
+      prepare: async (c) => ({
+        url: `${c.svc.url}/api/v1/wallets/${c.snExecWallets[0]}/propose`,
+        method: "POST",
+        headers: { ...json, "x-api-key": c.key },
+        connections: 8,
+        rotate: c.snExecWallets.map((w) => ({ path: `/api/v1/wallets/${w}/propose`, body: snTransferBody("0.01") })),
       }),
     },
     {

@@ -39,6 +39,7 @@ import { randomBytes } from "node:crypto";
 import { startChain, type ChainRuntime } from "./chains/evm/start";
 import { startStarknet, type StarknetRuntime } from "./chains/starknet/start";
 import { starknetExplorerView } from "./chains/starknet/explorer-view";
+import { NATIVE } from "./chains/types";
 import { createEscrow } from "./wallets/escrow";
 import { MasterKey } from "./wallets/custody/envelope";
 import { createEvmKeystoreSigner } from "./chains/evm/custody";
@@ -224,6 +225,15 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       vault: envelopeVault(masterKey),
       keyRefOf: async (walletId) => (await db.selectFrom("wallets").select("key_ref").where("id", "=", walletId).where("chain", "=", "starknet").executeTakeFirst())?.key_ref ?? null,
+      // Production: the Base chain's price port (Chainlink over BASE_RPC_URL) for the assets both chains carry
+      // (ETH, USDC, USDT); STRK has no feed there, so it has no price and a USD limit on it holds the proposal.
+      pricesBySymbol:
+        chain && !chain.sandbox
+          ? async (symbol) => {
+              const r = chain.base.tokens.resolveAsset(symbol);
+              return r ? chain.base.prices.usd(r.kind === "native" ? NATIVE : r.token.address) : null;
+            }
+          : undefined,
       logger: logger.child({ component: "starknet" }),
       strk20: {
         pool: config.STRK20_POOL_ADDRESS,

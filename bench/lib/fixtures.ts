@@ -66,6 +66,20 @@ export async function createWallet(base: string, key: string, name: string, extr
   return { id: w.id as string, address: w.address as string };
 }
 
+/** A Starknet recipient nobody holds a key for (a felt below 2^251). */
+export const SN_PAYEE = "0x0000000000000000000000000000000000000000000000000000000000dead01";
+
+/** An escrow wallet on the sandbox Starknet node, funded with STRK for fees and USDC to move. */
+export async function createStarknetWallet(base: string, key: string, name: string, extra: Json = {}) {
+  const w = await ok(call(base, "POST", "/api/v1/wallets", { key, body: { name, chain: "starknet", mode: "autonomous", mandate: `Send at most 10 USDC per transfer to ${SN_PAYEE}.`, ...extra } }), "create Starknet wallet", 201);
+  for (const [asset, amount] of [["STRK", "1000"], ["USDC", "100000"]]) {
+    await ok(call(base, "POST", "/admin/v1/sandbox/fund", { admin: true, body: { chain: "starknet", address: w.address, asset, amount } }), `fund Starknet ${asset}`, 200);
+  }
+  return { id: w.id as string, address: w.address as string };
+}
+
+export const snTransferBody = (amount: string) => JSON.stringify({ input: { kind: "transfer", chain: "starknet", transfer: { asset: "USDC", amount, to: SN_PAYEE } } });
+
 export const transferBody = (amount: string) => JSON.stringify({ input: { kind: "transfer", chain: "base", transfer: { asset: "USDC", amount, to: DEAD } } });
 
 /** `n` distinct x402 v2 payments for `credits` credits each, signed by fresh funded payers with the official client. */

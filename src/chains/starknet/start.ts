@@ -40,8 +40,11 @@ export interface StartStarknetOptions {
   vault: KeyVault;
   keyRefOf(walletId: string): Promise<string | null>;
   rpcUrl?: string;
-  /** Production prices (USD per whole unit by token address); the sandbox uses fixed ones. */
-  prices?: (tokenAddress: string) => Promise<number | null>;
+  /**
+   * Production prices: USD per whole unit by token symbol (STRK, ETH, USDC, USDT), from the deployment's price
+   * port; null when unknown (never guessed). The sandbox uses fixed ones.
+   */
+  pricesBySymbol?: (symbol: string) => Promise<number | null>;
   /** Tests: keep the sandbox node's state in memory. */
   ephemeral?: boolean;
   /** Production STRK20 settings (STRK20_* variables); the sandbox starts its own pool, prover and paymaster. */
@@ -63,7 +66,13 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
         return SN_MAIN;
       });
     if (BigInt(id) !== BigInt(SN_MAIN)) throw new ChainUnavailableError(`STARKNET_RPC_URL serves chain ${id}, not SN_MAIN (the tokens and addresses this service knows are mainnet's)`);
-    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd: o.prices ?? (async () => null) } });
+    const bySymbol = o.pricesBySymbol;
+    const symbolOf = new Map(STARKNET_TOKENS.map((t) => [t.address, t.symbol]));
+    const usd = async (address: string) => {
+      const sym = symbolOf.get(address);
+      return sym && bySymbol ? bySymbol(sym).catch(() => null) : null;
+    };
+    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd } });
     return { adapter, sandbox: null, faucet: null, strk20: strk20Settings({ ...o.strk20, sandbox: false }), describe: () => null, stop: async () => {} };
   }
   if (!o.sandbox) return null;

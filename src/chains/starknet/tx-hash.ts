@@ -106,8 +106,22 @@ export function pedersenArray(xs: bigint[]): bigint {
   return pedersen(acc, BigInt(xs.length));
 }
 
+/**
+ * Pedersen hashing in JS costs milliseconds per call, and an address takes nine: a wallet's address is asked for
+ * on every simulation of its undeployed account (and by the sandbox node for each DEPLOY_ACCOUNT it dry-runs), so
+ * recent answers are kept. A pure function of its inputs, so caching cannot change an answer.
+ */
+const addressCache = new Map<string, bigint>();
+const ADDRESS_CACHE_MAX = 2048;
+
 export function contractAddress(salt: bigint, classHash: bigint, constructorCalldata: bigint[], deployer = 0n): bigint {
-  return pedersenArray([CONTRACT_ADDRESS_PREFIX, deployer, salt, classHash, pedersenArray(constructorCalldata)]) % ADDRESS_BOUND;
+  const key = `${salt}:${classHash}:${deployer}:${constructorCalldata.join(",")}`;
+  const hit = addressCache.get(key);
+  if (hit !== undefined) return hit;
+  const address = pedersenArray([CONTRACT_ADDRESS_PREFIX, deployer, salt, classHash, pedersenArray(constructorCalldata)]) % ADDRESS_BOUND;
+  if (addressCache.size >= ADDRESS_CACHE_MAX) addressCache.delete(addressCache.keys().next().value!);
+  addressCache.set(key, address);
+  return address;
 }
 
 /** Stark-curve ECDSA verification of `[r, s]` over `msgHash` against a public key (the x coordinate). */
