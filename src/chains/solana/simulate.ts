@@ -18,7 +18,7 @@
  */
 import type { Address } from "@solana/kit";
 import { formatUnits } from "../../lib/money";
-import type { AssetRegistry, WalletRef } from "../port";
+import { ChainUnavailableError, type AssetRegistry, type WalletRef } from "../port";
 import { NATIVE, type AssetChange, type ChainInfo, type ChainWarning, type RawChange, type Simulated, type SimulationReport } from "../types";
 import type { SolanaClient } from "./client";
 import { solanaAddressCodec } from "./codec";
@@ -89,6 +89,12 @@ export async function simulateSolana(d: SimulateDeps, wallet: WalletRef, payload
         .send(),
     );
   } catch (err) {
+    // Not an outage: the message could not be compiled here (a named transfer to a program id, which may not be
+    // writable), or the node refused its shape (JSON-RPC invalid params). The caller's input; nothing to hold.
+    if (!(err instanceof ChainUnavailableError) || rpcCode(err) === -32602) {
+      const field = payload.kind === "transfer" ? "input.transfer.to" : "input.transaction";
+      throw inputError(`${field}: the cluster cannot run this transaction: ${(err as Error).message.replace(/^Solana RPC \w+ failed: /, "").slice(0, 300)}`, field);
+    }
     return unavailable(d, base, (err as Error).message, declared);
   }
   const v = sim.value;
@@ -100,6 +106,10 @@ export async function simulateSolana(d: SimulateDeps, wallet: WalletRef, payload
     // The wallet cannot pay the fee, or would be left below rent exemption: the caller's input, not a verdict.
     if (/InsufficientFundsForFee|"AccountNotFound"|AccountNotFound/.test(errJson) || /InsufficientFundsForRent[^}]*"account_index":0\b/.test(errJson)) {
       throw inputError(`${field}: the wallet could not pay this transaction's fee and keep its rent-exempt minimum (${errJson}); fund the wallet with SOL or send less`, field);
+    }
+    // A new recipient account must start rent-exempt: too little SOL to a fresh address is the amount's fault.
+    if (payload.kind === "transfer" && payload.asset === NATIVE && /InsufficientFundsForRent[^}]*"account_index":[1-9]/.test(errJson)) {
+      throw inputError(`input.transfer.amount: ${formatUnits(BigInt(payload.amount), 9)} SOL would leave the recipient below the rent-exempt minimum (0.00089088 SOL for an empty account); send at least that much`, "input.transfer.amount");
     }
     if (payload.kind === "transfer" && payload.asset === NATIVE && /"Custom":1\b/.test(errJson)) {
       throw inputError(`input.transfer.amount: the wallet holds less SOL than the amount plus the fee`, "input.transfer.amount");
@@ -281,5 +291,8 @@ async function unavailable(d: SimulateDeps, base: Parameters<typeof report>[0], 
   const warnings: ChainWarning[] = [{ code: "simulation_unavailable", severity: "block", message: `the Solana RPC could not simulate: ${error.slice(0, 200)}` }];
   return { report: report({ ...base, declared: true, provider: "none" }, "unavailable", error.slice(0, 500), changes, warnings), warnings };
 }
+
+/** The JSON-RPC error code behind a failed RPC call (kit's SolanaError context), if any. */
+const rpcCode = (err: unknown): number | undefined => (err as { cause?: { context?: { __code?: number } } }).cause?.context?.__code;
 
 export const _forTests = { diff, display: solanaAddressCodec.display };

@@ -184,6 +184,8 @@ describe("bad input: 400 naming the field, nothing charged", () => {
       [{ kind: "transfer", transfer: { asset: "USDC", amount: "1", to: "1111111111111111111111111111111O" } }, "invalid_input", /^input.transfer.to: /],
       [{ kind: "transfer", transfer: { asset: "USDC", amount: "1", to: "0x000000000000000000000000000000000000dEaD" } }, "invalid_input", /^input.transfer.to must be a base58 Solana address/],
       [{ kind: "transfer", transfer: { asset: "SOL", amount: "0.0019", to: bob } }, "invalid_input", /^input.transfer.amount: the wallet could not pay this transaction's fee/],
+      [{ kind: "transfer", transfer: { asset: "SOL", amount: "0.0000001", to: bob } }, "invalid_input", /^input.transfer.amount: .*below the rent-exempt minimum/],
+      [{ kind: "transfer", transfer: { asset: "SOL", amount: "0.001", to: "11111111111111111111111111111111" } }, "invalid_input", /^input.transfer.to: the cluster cannot run this transaction/],
       [{ kind: "solana_transaction", transaction: await solTx(w.address, bob, 1_900_000n) }, "invalid_input", /^input.transaction: the wallet could not pay this transaction's fee/],
       [{ kind: "evm_transaction", transaction: { to: "0x000000000000000000000000000000000000dEaD" } }, "invalid_input", /^input.kind: /],
     ];
