@@ -6,6 +6,7 @@
 import type { LoadOptions } from "./lib/load";
 import type { Proc } from "./lib/service";
 import { call, createAccount, createStarknetWallet, createWallet, gasOf, signTopups, snTransferBody, transferBody, verifyLarge, VERIFY_SMALL } from "./lib/fixtures";
+import { setupSolana, solTransactionBody, solTransferBody, type SolanaBench } from "./lib/solana";
 
 export interface Costs {
   db?: string;
@@ -22,6 +23,8 @@ export interface Ctx {
   /** Starknet wallets on the sandbox node (empty when the deployment serves no Starknet). */
   snBlockedWallet: string;
   snExecWallets: string[];
+  /** Null when the service runs no Solana sandbox (then the Solana scenarios are skipped). */
+  solana: SolanaBench | null;
   quick: boolean;
   costs: Costs;
 }
@@ -55,7 +58,7 @@ export async function setup(svc: Proc, opts: { quick: boolean; minimal?: boolean
   const v = await call(base, "POST", "/api/v1/intent", { key, body: VERIFY_SMALL });
   expect(v.status === 201 && v.body.verdict === "ALLOW", "POST /api/v1/intent", v.body);
   costs.ops.push({ op: "verification (POST /api/v1/intent, verify_intent)", credits: before - (await credits(base, key)) });
-  if (opts.minimal) return { svc, key, verificationId: v.body.id as string, blockedWallet: "", execWallets: [], snBlockedWallet: "", snExecWallets: [], quick: opts.quick, costs };
+  if (opts.minimal) return { svc, key, verificationId: v.body.id as string, blockedWallet: "", execWallets: [], snBlockedWallet: "", snExecWallets: [], solana: null, quick: opts.quick, costs };
 
   const blocked = await createWallet(base, key, "bench-capped", { limits: { maxPerTxUsd: 1 } });
   before = await credits(base, key);
@@ -115,8 +118,22 @@ export async function setup(svc: Proc, opts: { quick: boolean; minimal?: boolean
   const fee = (se.body.simulation?.warnings as string[] | undefined)?.find((w) => w.startsWith("fee about"));
   costs.ops.push({ op: "Starknet USDC transfer proposal, executed", credits: before - (await credits(base, key)), paidBy: "the escrow wallet (STRK)", note: fee ?? "fee not reported" });
 
+  // Solana (sandbox cluster): a limit refusal of a named transfer, and a kit-built solana_transaction
+  // executed autonomously (named transfers always wait for the owner, SPEC 3).
+  const solana = await setupSolana(base, key);
+  if (solana) {
+    before = await credits(base, key);
+    const solBlocked = await call(base, "POST", `/api/v1/wallets/${solana.blockedWallet}/propose`, { key, body: JSON.parse(solTransferBody("5")) });
+    expect(solBlocked.status === 200 && solBlocked.body.status === "blocked" && /maxPerTxUsd/.test(solBlocked.body.reasoning), "Solana proposal blocked by limits", solBlocked.body);
+    costs.ops.push({ op: "Solana proposal blocked by wallet limits", credits: before - (await credits(base, key)), note: "free: the judge does not run" });
+    before = await credits(base, key);
+    const solExec = await call(base, "POST", `/api/v1/wallets/${solana.execWallets[0]!.id}/propose`, { key, body: JSON.parse(await solTransactionBody(solana.rpcUrl, solana.execWallets[0]!.address, 1_000_000n)) });
+    expect(solExec.status === 200 && solExec.body.status === "executed" && solExec.body.txHash, "Solana proposal executed", solExec.body);
+    costs.ops.push({ op: "Solana solana_transaction proposal (SOL transfer), executed", credits: before - (await credits(base, key)), paidBy: "the escrow wallet (5,000 lamports a signature)" });
+  }
+
   const id = v.body.id as string;
-  return { svc, key, verificationId: id, blockedWallet: blocked.id, execWallets, snBlockedWallet: snBlocked.id, snExecWallets, quick: opts.quick, costs };
+  return { svc, key, verificationId: id, blockedWallet: blocked.id, execWallets, snBlockedWallet: snBlocked.id, snExecWallets, solana, quick: opts.quick, costs };
 }
 
 const verifyScenario = (id: string, title: string, body: () => unknown): Scenario => ({
@@ -191,6 +208,27 @@ export const scenarios = {
         connections: 8,
         rotate: c.snExecWallets.map((w) => ({ path: `/api/v1/wallets/${w}/propose`, body: snTransferBody("0.01") })),
       }),
+    },
+    {
+      id: "sol-propose-blocked",
+      title: "Solana proposal blocked by limits",
+      baseline: "insert",
+      prepare: async (c) => {
+        if (!c.solana) throw new Error("no Solana sandbox on this service");
+        return { url: `${c.svc.url}/api/v1/wallets/${c.solana.blockedWallet}/propose`, method: "POST", headers: { ...json, "x-api-key": c.key }, body: solTransferBody("5") };
+      },
+    },
+    {
+      id: "sol-propose-executed",
+      title: "Solana proposal executed on the sandbox cluster",
+      baseline: "insert",
+      prepare: async (c) => {
+        const s = c.solana;
+        if (!s) throw new Error("no Solana sandbox on this service");
+        // Built now: a caller's transaction must carry a blockhash the cluster still knows.
+        const rotate = await Promise.all(s.execWallets.map(async (w) => ({ path: `/api/v1/wallets/${w.id}/propose`, body: await solTransactionBody(s.rpcUrl, w.address, 1_000_000n) })));
+        return { url: `${c.svc.url}/api/v1/wallets/${s.execWallets[0]!.id}/propose`, method: "POST", headers: { ...json, "x-api-key": c.key }, connections: 8, rotate };
+      },
     },
     {
       id: "topup",

@@ -178,7 +178,7 @@ async function main() {
   }
   const { values } = parseArgs({
     args: argv.slice(2),
-    options: Object.fromEntries(["name", "credits", "account", "key", "reason", "scope", "ttl", "address", "asset", "amount", "id", "file", "api-key", "to", "judge", "judge-file", "rpc", "out"].map((k) => [k, { type: "string" as const }])),
+    options: Object.fromEntries(["name", "credits", "account", "key", "reason", "scope", "ttl", "chain", "address", "asset", "amount", "id", "file", "api-key", "to", "judge", "judge-file", "rpc", "out"].map((k) => [k, { type: "string" as const }])),
     strict: true,
   });
   print(await cmd.run(values));

@@ -77,6 +77,10 @@ describe("README.md, pasted as written", () => {
       expect(out.match(/"status":"executed"/g)?.length, where).toBe(2);
       expect(out.match(/"status":"blocked"/g)?.length, where).toBe(4);
       expect(out, where).toMatch(/\/dashboard\/claim\//);
+      // Solana: the wallet, funded, its named transfer held for the owner (SPEC 3), the balances read back.
+      expect(out, where).toMatch(/^wallet sol-ops at [1-9A-HJ-NP-Za-km-z]{32,44}$/m);
+      expect(out.match(/"status":"awaiting_user"/g)?.length, where).toBe(1);
+      expect(out, where).toMatch(/"chain":"solana","address":"[1-9A-HJ-NP-Za-km-z]+","balanceUsd":/);
     }
   }, 300_000);
 });
