@@ -46,6 +46,8 @@ import { createEvmKeystoreSigner } from "./chains/evm/custody";
 import { createEvmAdapter } from "./chains/evm/adapter";
 import { evmExplorerView } from "./chains/evm/explorer";
 import { createChainRegistry } from "./chains/port";
+import { createStrk20Service } from "./strk20/service";
+import { STRK20_TOOLS } from "./mcp/tools/strk20";
 import { envelopeVault } from "./wallets/custody/vault";
 import { sandboxExplorerRoutes, walletAdminMount, walletRoutes } from "./http/routes/wallets";
 import { WALLET_TOOLS } from "./mcp/tools/wallets";
@@ -314,6 +316,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       embedded: escrow.embedded,
       webhooks: webhooks.endpoints,
       insights,
+      strk20: createStrk20Service({ db, module: starknet?.strk20Module ?? null }),
     };
     const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 
@@ -401,7 +404,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
         limits: topupService.limits,
       });
     }
-    runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS);
+    runtime.mcpTools.register(...WALLET_TOOLS, ...PROPOSAL_TOOLS, ...STRK20_TOOLS);
     runtime.mcpTools.register(...createSwapTools(trading.swaps), createPayX402Tool(trading.payments));
     if (topupService.enabled) runtime.mcpTools.register(createTopupCreditsTool(topupService.limits));
     await verification.recoverPending();

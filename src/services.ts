@@ -10,6 +10,7 @@ import type { EmbeddedCustody } from "./wallets/custody/embedded-service";
 import type { EndpointService } from "./webhooks/endpoints";
 import type { InsightsService } from "./insights/service";
 import type { SandboxSelfService } from "./sandbox/self-service";
+import type { Strk20Service } from "./strk20/service";
 
 /** The service verbs the transports (HTTP, MCP, dashboard) may call. Built in deps.ts. */
 export interface Services {
@@ -30,6 +31,8 @@ export interface Services {
   webhooks: EndpointService;
   /** Time series for the dashboard's charts (src/insights). */
   insights: InsightsService;
+  /** STRK20 private actions for Starknet wallets (src/strk20, docs/strk20.md); unavailable without a pool and prover. */
+  strk20: Strk20Service;
   /** Sandbox only (null otherwise): credits over the real x402 path paid from the faucet, and wallet funding. */
   sandbox?: SandboxSelfService | null;
 }

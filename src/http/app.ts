@@ -8,6 +8,9 @@ import { deferredRateLimit, rateLimit } from "./rate-limit";
 import type { RateLimiter } from "../rate-limits/types";
 import { clientAddress, type TrustedProxies } from "./client-ip";
 import { bodyLimit } from "./body-limit";
+
+/** A 4 MB base64 STRK20 proof plus its facts, calldata and the JSON around them. */
+export const STRK20_PROOF_BODY_BYTES = 5 * 1024 * 1024;
 import { admission, type AdmissionOptions } from "./admission";
 import { verificationRoutes } from "./routes/verification";
 import { creditsRoutes } from "./routes/credits";
@@ -70,13 +73,11 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     // GET/DELETE on /api/mcp (405) count one token; a POST counts one per JSON-RPC call, in the route.
     app.use("/api/mcp", async (c, next) => (c.req.method === "POST" ? deferredRateLimit(limit)(c, next) : rateLimit(limit)(c, next)));
   }
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: opts.bodyLimitBytes,
-      onError: (c) => c.json({ error: "payload_too_large", message: `request bodies are limited to ${opts.bodyLimitBytes} bytes` }, 413),
-    }),
-  );
+  const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => c.json({ error: "payload_too_large", message: `request bodies are limited to ${maxSize} bytes` }, 413) });
+  const defaultLimit = limitOf(opts.bodyLimitBytes);
+  // SPEC 8 lets a STRK20 proof be up to 4 MB of base64: the two routes that carry one (MCP, propose) take it with room for its JSON.
+  const proofLimit = limitOf(Math.max(opts.bodyLimitBytes, STRK20_PROOF_BODY_BYTES));
+  app.use("*", (c, next) => (c.req.path === "/api/mcp" || /^\/api\/v1\/wallets\/[^/]+\/propose$/.test(c.req.path) ? proofLimit(c, next) : defaultLimit(c, next)));
 
   if (opts.admission) {
     const admit = admission({ ...opts.admission, chunkedBodyBytes: opts.bodyLimitBytes });

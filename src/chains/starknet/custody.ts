@@ -13,6 +13,7 @@ import type { CustodySigner, KeyHandle, KeyVault } from "../custody";
 import { OZ_ACCOUNT_CLASS_HASH } from "./constants";
 import { normaliseAddress, toAddress } from "./felt";
 import { contractAddress } from "./tx-hash";
+import { viewingKeyMessageHash } from "./strk20/viewing-key";
 
 const CURVE_ORDER = ec.starkCurve.CURVE.n;
 
@@ -29,6 +30,11 @@ export interface StarkCustodySigner extends CustodySigner {
   publicKeyOf(keyRef: string): string;
   /** Signs a transaction hash the adapter computed; returns [r, s] as 0x-hex. Checks the key against the address. */
   signTxHash(h: KeyHandle, txHash: bigint): Promise<[string, string]>;
+  /**
+   * Signs the one fixed STRK20 viewing-key derivation message of this chain and pool (strk20/viewing-key.ts);
+   * the message is computed here from those two values, never taken from a caller.
+   */
+  signViewingKeyDerivation(h: KeyHandle, chainId: bigint, pool: string): Promise<[string, string]>;
 }
 
 export const starkAad = (walletId: string, address: string) => `arbiter.wallet-key.v1|stark|${walletId}|${normaliseAddress(address)}`;
@@ -80,6 +86,9 @@ export function createStarkSigner(vault: KeyVault, provider = "arbiter-keystore"
     },
     publicKeyOf(keyRef) {
       return parseRef(keyRef).publicKey;
+    },
+    signViewingKeyDerivation(h, chainId, pool) {
+      return this.signTxHash(h, viewingKeyMessageHash(chainId, pool));
     },
     async signTxHash(h, txHash) {
       const ref = parseRef(h.keyRef);

@@ -18,6 +18,7 @@ import { SANDBOX_FORWARDER, SANDBOX_POOL_ADDRESS } from "./sandbox/strk20/model"
 import { createSandboxPaymaster } from "./sandbox/strk20/paymaster";
 import { startSandboxProver } from "./sandbox/strk20/prover";
 import { strk20Settings, type Strk20Settings } from "./strk20/settings";
+import { createStrk20, type Strk20Module } from "./strk20/private-actions";
 
 /** Sandbox prices (USD per whole unit), fixed so limits in USD are predictable there. */
 export const SANDBOX_STARKNET_PRICES: Record<string, number> = { STRK: 0.5, ETH: 3000, USDC: 1, USDT: 1 };
@@ -28,6 +29,8 @@ export interface StarknetRuntime {
   faucet: StarknetFaucet | null;
   /** STRK20 private actions: the pool, prover and paymaster this deployment uses; null when not configured. */
   strk20: Strk20Settings | null;
+  /** The STRK20 verbs over those settings (src/strk20/service.ts wraps them); null when not configured. */
+  strk20Module: Strk20Module | null;
   /** What GET /admin/v1/sandbox reports (sandbox only). */
   describe(): { rpcUrl: string; chainId: string; tokens: Record<string, string>; faucet: string } | null;
   stop(): Promise<void>;
@@ -73,7 +76,9 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
       return sym && bySymbol ? bySymbol(sym).catch(() => null) : null;
     };
     const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd } });
-    return { adapter, sandbox: null, faucet: null, strk20: strk20Settings({ ...o.strk20, sandbox: false }), describe: () => null, stop: async () => {} };
+    const strk20 = strk20Settings({ ...o.strk20, sandbox: false });
+    const strk20Module = strk20 ? createStrk20(strk20, { rpcUrl: o.rpcUrl, custody }) : null;
+    return { adapter, sandbox: null, faucet: null, strk20, strk20Module, describe: () => null, stop: async () => {} };
   }
   if (!o.sandbox) return null;
   const sandbox = await startStarknetSandbox({ dataDir: o.ephemeral ? undefined : `${o.dataDir}/sandbox/starknet`, proofValidityBlocks: o.proofValidityBlocks });
@@ -99,6 +104,7 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     sandbox,
     faucet,
     strk20,
+    strk20Module: strk20 ? createStrk20(strk20, { rpcUrl: sandbox.url, custody }) : null,
     describe: () => ({ rpcUrl: sandbox.url, chainId: "0x" + sandbox.node.chainId.toString(16), tokens: TOKENS, faucet: faucet.address }),
     stop: async () => {
       await Promise.all([prover.close(), paymaster.close()]);
