@@ -6,11 +6,12 @@ import { checkCap, checkEscalateAbove, checkLeverage, checkSlippage } from "./am
 import { checkBeneficiary, checkList } from "./lists";
 import { checkApprovalExact, checkOrderType, checkReduceOnly, checkSide } from "./orders";
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
+import { checkCounterpartyNotes } from "./notes";
 
 type Ctx = Record<string, unknown> | null;
 
 export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitted: Activity[]): Finding[] {
-  const out: Finding[] = [...checkScope(view, cs, permitted)];
+  const out: Finding[] = [...checkScope(view, cs, permitted), ...checkCounterpartyNotes(view, ctx)];
   // "Reduce-only exits are always allowed": order rules then bind only the orders that open or add.
   const orderView = cs.some((c) => c.kind === "exits_allowed") ? { ...view, orders: view.orders.filter((o) => !o.reduceOnly) } : view;
   const onlyExits = view.orders.length > 0 && orderView.orders.length === 0 && view.activities.every((a) => a === "order" || a === "cancel");

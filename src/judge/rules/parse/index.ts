@@ -12,7 +12,7 @@ import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive,
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
-import { isLimiting, type ClauseReading } from "./reading";
+import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
 export interface ParsedIntent {
@@ -98,11 +98,46 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
 /** "I'll withdraw myself", "we handle payroll": what the owner does is background and grants the agent nothing. */
 const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|['’]ve|\s+(?!may\b|can\b|must\b|should\b|allow|permit|want\b|need\b|let\b|authori[sz]e|only\b|never\b|don|do not)[a-z]+)\b/i;
 
+/** "we don't restrict by day", "we don't limit the time of day": says there is no such rule. */
+const NO_TIME_RULE =
+  /^\s*(?:and\s+|so\s+)?(?:(?:we|i)\s+)?(?:don['’]t|do not|won['’]t|will not|never)\s+(?:restrict|limit|care about|mind)\s+(?:(?:by|on|the|which|what)\s+)*(?:day|days|time|times|hour|hours|weekday|weekdays|weekends?|dates?|schedule|timing)(?:\s+of\s+(?:the\s+)?(?:week|day))?\s*[.!]?\s*$/i;
+
+/**
+ * Clauses left not understood only because they point elsewhere in the same intent:
+ * - "Pay only the vendors listed:" whose list follows as bullets: the recipient noun is the list the intent gives;
+ * - "Weekend payments are fine" when payments are permitted elsewhere without a time: the time word narrows a
+ *   permission that exists anyway, so reading past it grants nothing new.
+ */
+function settleReferences(st: ParseState): void {
+  const recipientList = st.constraints.some((k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
+  st.readings.forEach((r, idx) => {
+    if (r.reading !== "not understood") return;
+    const produced = r.constraints.map((i) => st.constraints[i]).filter(Boolean);
+    const pointsAtList = recipientList && /\b(?:listed|below|following|these|those)\b|:\s*$/i.test(r.clause) && r.unread.every(isRecipientNoun);
+    const otherPermits = new Set(
+      st.readings.flatMap((o, j) => (j === idx ? [] : o.constraints.map((i) => st.constraints[i]).flatMap((k) => (k && k.kind === "permit" ? k.activities : [])))),
+    );
+    // Only a permission that says "fine"/"ok"/"may": "Payouts on Fridays only" is a limit, never read past.
+    const timedPermission =
+      r.unread.every(isTimeWord) &&
+      !LIMITS_SOMETHING.test(r.clause.replace(/\b(?:may|can)\b/gi, "")) &&
+      /\b(?:fine|ok|okay|allowed|permitted|welcome|may|can)\b/i.test(r.clause) && produced.length > 0 && produced.every((k) => k.kind === "permit" && k.activities.every((a) => otherPermits.has(a)));
+    if (!pointsAtList && !timedPermission) return;
+    const at = st.unknown.findIndex((u) => u.startsWith(`Not understood: "${shorten(r.clause)}"`));
+    if (at >= 0) st.unknown.splice(at, 1);
+    st.readings[idx] = { ...r, reading: produced.length ? "constraint" : "descriptive", ignored: [...r.ignored, ...r.unread], unread: [] };
+  });
+}
+
 /** "don't send money anywhere, not to me, not to anyone": a fragment naming who, after a prohibition that names nobody. */
 const RESTATED_WHO =
   /^\s*(?:and\s+|or\s+)?(?:not|nor|never|no)\s+(?:even\s+)?(?:to|for)\s+(?:me|us|you|myself|ourselves|yourself|anyone|anybody|any ?one|someone|somebody|friends|family|other people|people)(?:\s+(?:else|either))?\s*[.!]?\s*$/i;
 
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number, sentenceFrom = st.constraints.length): Activity[] {
+  if (NO_TIME_RULE.test(c.text)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
   // Only a prohibition without a recipient, asset or exception can absorb it: any narrower one would be widened.
   if (!first && RESTATED_WHO.test(c.text) && st.constraints.slice(sentenceFrom).some((k) => k.kind === "forbid" && !k.asset && !k.direction && k.activities.includes("transfer"))) {
     consume(c, 0, c.text.length);
@@ -247,6 +282,7 @@ function parseUncached(intent: string): ParsedIntent {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
     if (!has) st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
+  settleReferences(st);
   assignCounters(st);
   unionAllowlists(st.constraints);
   const routeList = routeAssetList(st.constraints);

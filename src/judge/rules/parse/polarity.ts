@@ -12,7 +12,7 @@ import { ESCALATE_RE } from "./amounts";
 import { add, uniq, type ParseState } from "./state";
 
 export const NEG_RE =
-  /\b(?:never|not|no|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
+  /\b(?:never|not|no|nobody|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
 
 const NEG_WORD = /^(?:never|not|no|don't|dont|do|does|doesn't|must|mustn't|cannot|can't|should|shouldn't|may|won't|will|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain|from|allowed|permitted|off-limits|off|limits|out|bounds|excluded)$/i;
 
@@ -160,8 +160,8 @@ export function parseExcept(c: Clause, st: ParseState, rule: string): void {
 }
 
 const OTHER_RE =
-  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b|\b(?:anyone|anybody|someone|somebody)\s+else\b|\b(?:outside|external|third[- ]party|unknown|unlisted)\s+(?:address(?:es)?|wallets?|accounts?|recipients?)\b|\b(?:any|all)?\s*other\s+(?:betting\s+|trading\s+|prediction\s+)?(?:sites?|apps?|books?)\b/i;
-const OTHER_DIM: Record<string, string> = { addres: "recipient", account: "recipient", anyone: "recipient", anybody: "recipient", someone: "recipient", somebody: "recipient", site: "venue", app: "venue", book: "venue", token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
+  /\b(?:any|all)?\s*other\s+(tokens?|assets?|coins?|chains?|networks?|venues?|exchanges?|protocols?|platforms?|address(?:es)?|recipients?|wallets?|markets?|hosts?|domains?|contracts?)\b|\banything\s+else\b|\b(?:anyone|anybody|someone|somebody|nobody|no one)\s+else\b|\b(?:outside|external|third[- ]party|unknown|unlisted)\s+(?:address(?:es)?|wallets?|accounts?|recipients?)\b|\b(?:any|all)?\s*other\s+(?:betting\s+|trading\s+|prediction\s+)?(?:sites?|apps?|books?)\b/i;
+const OTHER_DIM: Record<string, string> = { addres: "recipient", account: "recipient", anyone: "recipient", nobody: "recipient", "no one": "recipient", anybody: "recipient", someone: "recipient", somebody: "recipient", site: "venue", app: "venue", book: "venue", token: "asset", asset: "asset", coin: "asset", chain: "chain", network: "chain", venue: "venue", exchange: "venue", protocol: "venue", platform: "venue", addresse: "recipient", address: "recipient", recipient: "recipient", wallet: "recipient", market: "market", host: "host", domain: "host", contract: "contract" };
 
 /** "Never remove margin" binds removals only; "add or remove", "adjust" or "manage" bind both ways. */
 function marginDirection(text: string): "add" | "remove" | undefined {
@@ -197,7 +197,7 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
   const other = OTHER_RE.exec(c.text);
   if (other && !c.used[other.index] && !/§[aqhc]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
-    const extra = /\b(anyone|anybody|someone|somebody)\s+else\b|\b(sites?|apps?|books?|address(?:es)?|wallets?|accounts?|recipients?)\b/i.exec(other[0]);
+    const extra = /\b(anyone|anybody|someone|somebody|nobody|no one)\s+else\b|\b(sites?|apps?|books?|address(?:es)?|wallets?|accounts?|recipients?)\b/i.exec(other[0]);
     const noun = (other[1] ?? extra?.[1] ?? extra?.[2] ?? "anything").toLowerCase().replace(/e?s$/, "");
     st.reinforce.push({ dim: OTHER_DIM[noun] ?? "any", rule });
     c.used.fill(true);

@@ -60,6 +60,15 @@ const TIME = new Set(
     "nights weekend weekends weekday weekdays morning evening utc today tonight tomorrow"
   ).split(/\s+/),
 );
+/** A time or schedule word ("weekend", "daily", "Fridays"). */
+export function isTimeWord(word: string): boolean {
+  const lw = word.toLowerCase().replace(/['’]s$/, "");
+  return TIME.has(lw) || /^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)$/.test(lw);
+}
+
+/** A word naming who receives ("vendors", "payees"). */
+export const isRecipientNoun = (word: string): boolean => RECIPIENT.test(word.toLowerCase().replace(/['’]s$/, ""));
+
 const STRONG = /\b(?:only|never|not|no|nothing|none|max|maximum|min|minimum|at most|up to|must|shall|require[sd]?|limit(?:ed)?|cap(?:ped)?|except|unless|budget|forbidden|prohibited|allowed|permitted|may|can|cannot)\b|n't\b|\d|[$%]/i;
 
 /** Words naming who receives ("our own wallets", "the usual suppliers"): in a clause that moves value, a list not given. */
