@@ -397,6 +397,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       const app = runtime.app;
       services.sandbox = createSandboxSelfService({
         faucet: chain.sandbox.faucet,
+        starknetFaucet: starknet?.faucet ?? null,
         credits,
         wallets: escrow.wallets,
         fetchOwn: async (request) => app.fetch(request),

@@ -6,7 +6,8 @@
  *   signs the EIP-3009 authorization for the terms the top-up route answers with (402), and the signed payment
  *   is posted to the service's own `POST /api/v1/credits/topup?account=<top-up code>`, which verifies and
  *   settles it on the sandbox chain like any other payment. Nothing is granted around the ledger.
- * - `fundWallet`: sandbox ETH and USDC from the faucet into one of the account's own wallets.
+ * - `fundWallet`: sandbox ETH and USDC from the faucet into one of the account's own Base wallets; STRK and USDC
+ *   from the sandbox Starknet node's faucet into a Starknet wallet.
  *
  * Exists only when the sandbox chain runs (deps.ts); production deployments have no such verbs.
  */
@@ -24,9 +25,12 @@ import type { Faucet, FaucetAsset } from "./faucet";
 const MICRO_USDC_PER_CREDIT = 50_000n;
 /** Per request from the dashboard: enough to try everything, small enough that nobody mistakes it for a bank. */
 export const SANDBOX_FUND_MAX: Record<FaucetAsset, number> = { ETH: 1, USDC: 10_000 };
+export const SANDBOX_STARKNET_FUND_MAX: Record<"STRK" | "USDC", number> = { STRK: 100, USDC: 10_000 };
 
 export interface SandboxSelfServiceDeps {
   faucet: Faucet;
+  /** The sandbox Starknet node's faucet, when it runs. */
+  starknetFaucet?: { fund(r: { address: string; asset: string; amount: string }): Promise<{ txHash: string }> } | null;
   credits: CreditsService;
   wallets: WalletsService;
   /** The service's own HTTP app (in process): the top-up request goes through its real route. */
@@ -73,14 +77,21 @@ export function createSandboxSelfService(deps: SandboxSelfServiceDeps) {
       return { credited: body.credited ?? credits, creditsRemaining, txHash, payer: payer.address, fundingTxHash: funding.txHash };
     },
 
-    async fundWallet(principal: Principal, walletRef: string, asset: FaucetAsset, amount: string) {
+    async fundWallet(principal: Principal, walletRef: string, asset: string, amount: string): Promise<{ txHash: string }> {
       const wallet = await deps.wallets.get(principal, walletRef);
-      if (wallet.chain !== "base") throw invalidInput("the sandbox faucet funds Base wallets");
-      if (asset !== "ETH" && asset !== "USDC") throw invalidInput("asset must be ETH or USDC");
-      const n = Number(amount);
-      if (!/^\d+(\.\d+)?$/.test(amount) || !(n > 0) || n > SANDBOX_FUND_MAX[asset]) {
-        throw invalidInput(`amount must be a plain decimal above 0 and at most ${SANDBOX_FUND_MAX[asset]} ${asset}`);
+      const checkAmount = (max: number, shape = /^\d+(\.\d+)?$/) => {
+        const n = Number(amount);
+        if (!shape.test(amount) || !(n > 0) || n > max) throw invalidInput(`amount must be a plain decimal above 0 and at most ${max} ${asset}`);
+      };
+      if (wallet.chain === "starknet" && deps.starknetFaucet) {
+        if (asset !== "STRK" && asset !== "USDC") throw invalidInput("asset must be STRK or USDC");
+        // At most 6 decimals (USDC's), so the Starknet faucet never refuses what passed here.
+        checkAmount(SANDBOX_STARKNET_FUND_MAX[asset], /^\d+(\.\d{1,6})?$/);
+        return deps.starknetFaucet.fund({ address: wallet.address, asset, amount });
       }
+      if (wallet.chain !== "base") throw invalidInput(`the sandbox faucet funds Base${deps.starknetFaucet ? " and Starknet" : ""} wallets`);
+      if (asset !== "ETH" && asset !== "USDC") throw invalidInput("asset must be ETH or USDC");
+      checkAmount(SANDBOX_FUND_MAX[asset]);
       return deps.faucet.fund({ address: wallet.address, asset, amount });
     },
   };

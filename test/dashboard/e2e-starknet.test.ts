@@ -56,7 +56,13 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: Starknet safe wallets", ()
     expect(head).toContain("It pays its own fees in STRK");
     expect(await page.getByRole("link", { name: "View on the explorer" }).getAttribute("href")).toBe(`${e.url}/sandbox/explorer/starknet/address/${address}`);
 
-    await e.fundSn(address, "STRK", "5");
+    // The sandbox faucet on the wallet page offers STRK (the fee asset) for a Starknet wallet.
+    expect(await page.locator("#sandbox-fund").innerText()).toContain("STRK");
+    await page.locator("#fund-asset").selectOption("STRK");
+    await page.locator("#fund-amount").fill("5");
+    await page.getByRole("button", { name: "Fund", exact: true }).click();
+    await page.waitForURL(/notice=sandbox_funded/);
+    expect(await e.snBalance("STRK", address)).toBe(5n * 10n ** 18n);
     await e.fundSn(address, "USDC", "200");
     await page.reload();
     const balances = await page.locator("table").first().innerText();

@@ -89,6 +89,11 @@ describe("Starknet escrow wallets", () => {
     expect(spent > 5n * 10n ** 17n).toBe(true);
     expect(await e.snNonce(w.address)).toBe(3n);
 
+    // The asset may also be named by its token address, in any felt spelling.
+    const byAddress = await e.proposeSn(key, w.id, { kind: "transfer", transfer: { asset: SN_TOKENS.USDC.replace("0x0", "0x"), amount: "0.5", to } });
+    expect(byAddress.body.status, JSON.stringify(byAddress.body)).toBe("executed");
+    expect(await e.snBalance("USDC", to)).toBe(3_000_000n);
+
     const tx = await e.json(await e.request("GET", `/api/v1/escrow-transactions/${second.body.txId}`, { key }));
     expect(tx.body).toMatchObject({ status: "executed", txHash: second.body.txHash });
 
@@ -99,8 +104,8 @@ describe("Starknet escrow wallets", () => {
     expect(view.body.calls).toEqual([{ contractAddress: SN_TOKENS.USDC, entrypoint: "transfer", calldata: [to, "0x2625a0", "0x0"] }]);
     expect(view.body.transfers).toContainEqual({ asset: "USDC", contract: SN_TOKENS.USDC, from: w.address, to, amount: "2.5" });
     const acct = await e.json(await e.request("GET", new URL(w.explorerAddressUrl as string).pathname));
-    expect(acct.body).toMatchObject({ address: w.address, deployed: true, classHash: OZ_ACCOUNT_CLASS_HASH, nonce: "3" });
-    expect(acct.body.balances).toContainEqual({ asset: "USDC", contract: SN_TOKENS.USDC, amount: "17.5" });
+    expect(acct.body).toMatchObject({ address: w.address, deployed: true, classHash: OZ_ACCOUNT_CLASS_HASH, nonce: "4" });
+    expect(acct.body.balances).toContainEqual({ asset: "USDC", contract: SN_TOKENS.USDC, amount: "17" });
     for (const bad of ["/tx/0x1234", "/tx/nothex", "/tx/0x" + "f".repeat(64), "/address/0xzz", "/address/" + "0x" + "f".repeat(64)]) {
       expect((await e.request("GET", `/sandbox/explorer/starknet${bad}`)).status, bad).toBe(404);
     }

@@ -58,8 +58,17 @@ const short = (a: string) => starknetAddressCodec.display(a);
 
 export function transferPlan(wallet: WalletRef, t: { asset: string; amount: string; to: string }): PlannedTransaction<StarknetPayload> {
   const sym = t.asset.trim().toUpperCase();
-  const token = STARKNET_TOKENS.find((x) => x.symbol === sym);
-  if (!token) fail(`unsupported asset "${t.asset}" on Starknet: use one of STRK, ETH, USDC, USDT`);
+  // A symbol, or one of the four tokens' addresses in any felt spelling.
+  const byAddress = (() => {
+    try {
+      const a = normaliseAddress(t.asset.trim());
+      return STARKNET_TOKENS.find((x) => x.address === a);
+    } catch {
+      return undefined;
+    }
+  })();
+  const token = STARKNET_TOKENS.find((x) => x.symbol === sym) ?? byAddress;
+  if (!token) fail(`unsupported asset "${t.asset}" on Starknet: use one of STRK, ETH, USDC, USDT (or its token address)`);
   const tk = token!;
   let amount: bigint;
   try {

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { SandboxSelfService } from "../../sandbox/self-service";
-import { SANDBOX_FUND_MAX } from "../../sandbox/self-service";
+import { SANDBOX_FUND_MAX, SANDBOX_STARKNET_FUND_MAX } from "../../sandbox/self-service";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { CsrfField, Notice } from "../views/components";
 import { seeOther } from "../views/render";
@@ -35,18 +35,24 @@ export function SandboxBuyCredits(p: { csrf: string; sandbox: SandboxSelfService
   );
 }
 
-export function SandboxFundWallet(p: { csrf: string; walletId: string }) {
+export function SandboxFundWallet(p: { csrf: string; walletId: string; chain?: string }) {
+  // Starknet wallets pay their fees in STRK (and deploy their account from it); Base wallets in ETH.
+  const starknet = p.chain === "starknet";
+  const fee = starknet ? "STRK" : "ETH";
+  const feeMax = starknet ? SANDBOX_STARKNET_FUND_MAX.STRK : SANDBOX_FUND_MAX.ETH;
   return (
     <section class="card">
       <h2>Fund from the sandbox faucet</h2>
-      <p class="help">Sends test tokens to this wallet: ETH pays its gas, USDC is what it moves. At most {SANDBOX_FUND_MAX.ETH} ETH or {SANDBOX_FUND_MAX.USDC.toLocaleString("en-US")} USDC at a time.</p>
+      <p class="help">
+        Sends test tokens to this wallet: {fee} pays its fees, USDC is what it moves. At most {feeMax} {fee} or {SANDBOX_FUND_MAX.USDC.toLocaleString("en-US")} USDC at a time.
+      </p>
       <form method="post" action={`/dashboard/wallets/${encodeURIComponent(p.walletId)}/sandbox-fund`} class="row-fields" id="sandbox-fund">
         <CsrfField token={p.csrf} />
         <div class="stack">
           <label for="fund-asset">Asset</label>
           <select id="fund-asset" name="asset">
             <option value="USDC">USDC</option>
-            <option value="ETH">ETH</option>
+            <option value={fee}>{fee}</option>
           </select>
         </div>
         <div class="stack">
@@ -58,7 +64,7 @@ export function SandboxFundWallet(p: { csrf: string; walletId: string }) {
           <button type="submit">Fund</button>
         </div>
       </form>
-      <p class="help">Gas: fund 0.05 ETH once before the first transfer.</p>
+      <p class="help">{starknet ? "Fees: fund 1 STRK once before the first transfer (it also pays the account's deployment)." : "Gas: fund 0.05 ETH once before the first transfer."}</p>
     </section>
   );
 }
@@ -76,7 +82,7 @@ export function sandboxRoutes(deps: DashboardDeps) {
     const sandbox = deps.services.sandbox;
     if (!sandbox) return c.notFound();
     const body = await c.req.parseBody();
-    const asset = body.asset === "ETH" ? "ETH" : "USDC";
+    const asset = body.asset === "ETH" || body.asset === "STRK" ? body.asset : "USDC";
     await sandbox.fundWallet(c.get("principal"), c.req.param("id"), asset, String(body.amount ?? "").trim());
     return seeOther(c, `/dashboard/wallets/${encodeURIComponent(c.req.param("id"))}`, "sandbox_funded");
   });
