@@ -9,6 +9,7 @@ import { createNoopSigner, type Address } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { ManualClock } from "../../../src/lib/clock";
+import { solanaAddressCodec } from "../../../src/chains/solana/codec";
 import { freshSolAddress, startSolanaEscrow, USDC_MINT, type SolanaEscrow } from "./helpers";
 
 let t: SolanaEscrow;
@@ -116,7 +117,12 @@ describe("solana_transaction", () => {
     const w = await funded(a.apiKey, { name: "limited", limits: { maxPerTxUsd: 20, dailyCapUsd: 30, tokenAllowlist: ["USDC"], recipientAllowlist: [bob] } });
     const judged = t.judge.inputs.length;
     const stranger = await freshSolAddress();
+    // bob's address with one letter's case changed, still a valid key: another account, never "the same".
+    const twin = [...bob].map((_, i) => bob.slice(0, i) + (bob[i] === bob[i]!.toUpperCase() ? bob[i]!.toLowerCase() : bob[i]!.toUpperCase()) + bob.slice(i + 1)).find((x) => x !== bob && solanaAddressCodec.validate(x) === null)!;
+    expect(twin).toBeDefined();
+    await t.fundSol(twin, "USDC", "1");
     const cases: [string, RegExp][] = [
+      [await usdcTx(w.address, twin, 1_000_000n), /^recipientAllowlist: /],
       [await usdcTx(w.address, bob, 25_000_000n), /^maxPerTxUsd: /],
       [await solTx(w.address, bob, 1_000_000n), /^tokenAllowlist: 0.001 SOL/],
       [await usdcTx(w.address, stranger, 1_000_000n), /^recipientAllowlist: /],
