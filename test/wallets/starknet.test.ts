@@ -178,6 +178,12 @@ describe("Starknet escrow wallets", () => {
       expect(["propose_failed", "invalid_input"], JSON.stringify(r.body)).toContain(r.body.error);
       expect(r.body.message, JSON.stringify(input)).toMatch(msg);
     }
+    // Some STRK, but less than this transaction's fee (its deployment included): refused the same way.
+    await e.fundSn(w.address, "STRK", "0.000001");
+    const low = await e.proposeSn(key, w.id, { kind: "transfer", transfer: { asset: "USDC", amount: "1", to } });
+    expect(low.status).toBe(400);
+    expect(low.body).toMatchObject({ error: "propose_failed" });
+    expect(low.body.message).toMatch(/^the wallet holds 0\.000001 STRK; this transaction's fee needs up to 0\.\d+ STRK/);
     expect(await e.credits(key)).toBe(credits);
     expect(await e.snBalance("USDC", w.address)).toBe(10_000_000n);
     expect(await e.snNonce(w.address)).toBeNull();

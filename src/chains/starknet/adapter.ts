@@ -46,6 +46,8 @@ interface SignedBundle {
 }
 
 const KINDS = ["transfer", "starknet_calls"] as const;
+/** Below this STRK balance, planning checks the transaction's fee estimate against it (1 STRK). */
+const LOW_STRK = 10n ** 18n;
 
 export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<StarknetPayload> & { rpc: StarknetRpc } {
   const rpc = starknetRpc(o.rpcUrl, o.rpcTimeoutMs);
@@ -61,6 +63,34 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
   const balanceOf = async (token: string, owner: string): Promise<bigint> => {
     const [low, high] = await rpc.call<string[]>("starknet_call", { request: { contract_address: token, entry_point_selector: toFeltHexSel("balance_of"), calldata: [owner] }, block_id: "latest" });
     return BigInt(low ?? "0x0") + (BigInt(high ?? "0x0") << 128n);
+  };
+  /**
+   * The fee bounds of the wallet's next submission (the deployment first when the account is not deployed), from
+   * `starknet_estimateFee`: the most it can cost in STRK. `fails` when the node says the transaction would fail.
+   */
+  const estimate = async (
+    wallet: WalletRef,
+    payload: StarknetPayload,
+  ): Promise<{ fails: string } | { nonce: bigint | null; publicKey: string | null; bounds: Bounds; deployBounds: Bounds | null; need: bigint } | { noKey: true }> => {
+    const nonce = await nonceOf(wallet.address);
+    let publicKey: string | null = null;
+    const txs: unknown[] = [];
+    if (nonce === null) {
+      publicKey = await publicKeyFor(wallet);
+      if (!publicKey) return { noKey: true };
+      txs.push(deployTx({ publicKey, bounds: ZERO_BOUNDS, query: true }));
+    }
+    txs.push(invokeTx({ sender: wallet.address, calldata: executeCalldata(payload), nonce: nonce ?? 1n, bounds: ZERO_BOUNDS, query: true }));
+    let estimates: FeeEstimate[];
+    try {
+      estimates = await rpc.call<FeeEstimate[]>("starknet_estimateFee", { request: txs, simulation_flags: ["SKIP_VALIDATE"], block_id: "latest" });
+    } catch (e) {
+      if (e instanceof StarknetRpcError) return { fails: e.detail };
+      throw e;
+    }
+    const bounds = boundsFrom(estimates[estimates.length - 1]!);
+    const deployBounds = publicKey ? boundsFrom(estimates[0]!) : null;
+    return { nonce, publicKey, bounds, deployBounds, need: maxFeeOf(bounds) + (deployBounds ? maxFeeOf(deployBounds) : 0n) };
   };
   const publicKeyFor = async (wallet: WalletRef): Promise<string | null> => {
     const ref = await o.keyRefOf(wallet.id);
@@ -101,8 +131,18 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
           const cls = await orNullOn([20], () => rpc.call<string>("starknet_getClassHashAt", { block_id: "latest", contract_address: to }));
           if (cls === null) throw new ChainInputError(`contract ${to} is not deployed on Starknet (${info.sandbox ? "the sandbox node knows only STRK, ETH, USDC, USDT and accounts" : "check the address"})`);
         }
-        if ((await balanceOf(STRK_ADDRESS, wallet.address)) === 0n) {
+        const strk = await balanceOf(STRK_ADDRESS, wallet.address);
+        if (strk === 0n) {
           throw new ChainInputError("the wallet holds no STRK to pay the Starknet fee: fund it with STRK first (the account is deployed from it on first use)");
+        }
+        // Too little STRK for this transaction's fee is refused here too, before any judge runs (and charges). The
+        // estimate costs a node call and a hash, so it is made only when the balance is low: above LOW_STRK no
+        // transaction this service builds comes near its fee.
+        if (strk < LOW_STRK) {
+          const est = await estimate(wallet, planned.payload);
+          if ("need" in est && strk < est.need) {
+            throw new ChainInputError(`the wallet holds ${formatUnits(strk, 18)} STRK; this transaction's fee needs up to ${formatUnits(est.need, 18)} STRK: fund it with more STRK first`);
+          }
         }
       } catch (e) {
         if (e instanceof ChainInputError) throw e;
@@ -128,25 +168,11 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
     async prepare(wallet, payload): Promise<Prepared> {
       try {
         const id = await getChainId();
-        const nonce = await nonceOf(wallet.address);
-        let publicKey: string | null = null;
-        const txs: unknown[] = [];
-        if (nonce === null) {
-          publicKey = await publicKeyFor(wallet);
-          if (!publicKey) return { ok: false, reason: "the wallet's account is not deployed and its key is not held here" };
-          txs.push(deployTx({ publicKey, bounds: ZERO_BOUNDS, query: true }));
-        }
-        txs.push(invokeTx({ sender: wallet.address, calldata: executeCalldata(payload), nonce: nonce ?? 1n, bounds: ZERO_BOUNDS, query: true }));
-        let estimates: FeeEstimate[];
-        try {
-          estimates = await rpc.call<FeeEstimate[]>("starknet_estimateFee", { request: txs, simulation_flags: ["SKIP_VALIDATE"], block_id: "latest" });
-        } catch (e) {
-          if (e instanceof StarknetRpcError) return { ok: false, reason: `the transaction would fail now: ${e.detail}` };
-          throw e;
-        }
-        const bounds = boundsFrom(estimates[estimates.length - 1]!);
-        const deploy = publicKey ? { publicKey, bounds: boundsFrom(estimates[0]!) } : null;
-        const need = maxFeeOf(bounds) + (deploy ? maxFeeOf(deploy.bounds) : 0n);
+        const est = await estimate(wallet, payload);
+        if ("noKey" in est) return { ok: false, reason: "the wallet's account is not deployed and its key is not held here" };
+        if ("fails" in est) return { ok: false, reason: `the transaction would fail now: ${est.fails}` };
+        const { nonce, publicKey, bounds, deployBounds, need } = est;
+        const deploy = publicKey && deployBounds ? { publicKey, bounds: deployBounds } : null;
         const have = await balanceOf(STRK_ADDRESS, wallet.address);
         if (have < need) return { ok: false, reason: `the wallet holds ${formatUnits(have, 18)} STRK; the fee needs up to ${formatUnits(need, 18)} STRK` };
         const prepared: PreparedStarknet = { wallet, payload, chainId: id, nonce: toFeltHex(nonce ?? 1n), deploy, bounds };
