@@ -125,6 +125,10 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/,?\s+of\s+any\s+(?:kind|sort|type|description)\b|,?\s+whatsoever\b|,?\s+(?:under|in)\s+(?:any|no)\s+circumstances?\b/gi, "");
   // "rebalance as needed", "top up when necessary": the agent's discretion, not a condition.
   s = s.replace(/,?\s+(?:as|when|whenever|if)\s+(?:needed|necessary|appropriate)\b(?=\s*(?:[.,;!\n)]|$))/gi, "");
+  // "The agent has no authority to withdraw", "is not authorised to": it may not.
+  s = s.replace(/\b(?:has|have|holds?|gets?|is given|are given)\s+no\s+(?:authority|permission|right|mandate|power|license|licence)\s+to\b|\b(?:is|are)\s+not\s+(?:authori[sz]ed|permitted|allowed|entitled|empowered)\s+to\b|\blacks?\s+(?:the\s+)?(?:authority|permission|right)\s+to\b/gi, "may not");
+  // Chat interjections carry no rule: "never send money anywhere lol", "tbh just BTC".
+  s = s.replace(/[ \t]*\b(?:lol|lmao|rofl|haha+|hehe+|tbh|imo|imho|ngl|btw)\b/gi, "");
   // "no token approvals, zero exceptions", "never, no matter what": emphasis, not a second rule.
   s = s.replace(/[,;:(\s-]+\s*(?:(?:zero|no)\s+exceptions?|without\s+(?:any\s+)?exceptions?|no\s+matter\s+what|no\s+ifs(?:,)?\s+(?:and|or)\s+buts|full\s+stop|period)\s*\)?(?=\s*(?:[.;!\n]|$))/gi, "");
   // "Flag anything over $10k for review" asks for a human above the figure: "anything over $10k needs review".

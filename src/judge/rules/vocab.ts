@@ -149,7 +149,7 @@ export const FILLER = new Set(
     "sizes notionals values spending go goes delivered routed credited actions action activities operations " +
     "ever whatsoever sending conversion conversions idle spare excess unused paywall paywalls " +
     "kind kinds sort sorts want wants wanted hard cash management otherwise see debt once pair pairs small " +
-    "instrument instruments pls plz please thanks thank thx spl erc20 erc-20"
+    "instrument instruments pls plz please thanks thank thx spl erc20 erc-20 operator operators"
   ).split(/\s+/),
 );
 

@@ -98,6 +98,9 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
 /** "I'll withdraw myself", "we handle payroll": what the owner does is background and grants the agent nothing. */
 const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|['’]ve|\s+(?!may\b|can\b|must\b|should\b|allow|permit|want\b|need\b|let\b|authori[sz]e|only\b|never\b|don|do not)[a-z]+)\b/i;
 
+const RATIFIED_WORD = /\b(?:approved|ratified|adopted|signed(?:\s+off)?|issued|drafted|endorsed)\s+(?:by|on)\b/i;
+const RATIFIED = /^\s*(?:(?:this|the|our)\s+)?(?:(?:mandate|policy|rules|charter|memo)\s+(?:was\s+|is\s+)?)?(?:approved|ratified|adopted|signed(?:\s+off)?|issued|drafted|endorsed)\s+(?:by|on)\b[^:;]*$/i;
+
 /** "we don't restrict by day", "we don't limit the time of day": says there is no such rule. */
 const NO_TIME_RULE =
   /^\s*(?:and\s+|so\s+)?(?:(?:we|i)\s+)?(?:don['’]t|do not|won['’]t|will not|never)\s+(?:restrict|limit|care about|mind)\s+(?:(?:by|on|the|which|what)\s+)*(?:day|days|time|times|hour|hours|weekday|weekdays|weekends?|dates?|schedule|timing)(?:\s+of\s+(?:the\s+)?(?:week|day))?\s*[.!]?\s*$/i;
@@ -134,6 +137,11 @@ const RESTATED_WHO =
   /^\s*(?:and\s+|or\s+)?(?:not|nor|never|no)\s+(?:even\s+)?(?:to|for)\s+(?:me|us|you|myself|ourselves|yourself|anyone|anybody|any ?one|someone|somebody|friends|family|other people|people)(?:\s+(?:else|either))?\s*[.!]?\s*$/i;
 
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number, sentenceFrom = st.constraints.length): Activity[] {
+  // "Approved by the council", "Mandate ratified by the Treasury DAO": who adopted the rules, not a rule.
+  if (first && RATIFIED.test(c.text) && !LIMITS_SOMETHING.test(c.text.replace(RATIFIED_WORD, " ")) && !/§[aqhc]\d/.test(c.text)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
   if (NO_TIME_RULE.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
@@ -152,6 +160,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     if (end > 0) parseLabel(c, st, end, rule);
   }
   const before = st.constraints.length;
+  // "the delegate agent", "our delegate wallet": a role, not delegating.
+  scan(c, /\bdelegate(?=\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, () => undefined);
   parseApprovalShape(c, st, rule);
   parseMarginMode(c, st, rule);
   parseLeverage(c, st, rule);
@@ -280,7 +290,13 @@ function parseUncached(intent: string): ParsedIntent {
   }
   for (const r of st.reinforce) {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
-    if (!has) st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
+    if (has) continue;
+    if (r.forbid) {
+      st.constraints.push({ kind: "forbid", activities: r.forbid.activities, label: r.forbid.label, rule: r.rule });
+      const reading = st.readings.find((x) => x.clause === r.rule && x.reading === "descriptive");
+      if (reading) Object.assign(reading, { reading: "constraint", constraints: [st.constraints.length - 1] });
+    }
+    else st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
   settleReferences(st);
   assignCounters(st);

@@ -33,7 +33,8 @@ const VERBS: Verb[] = [
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
   { re: /\bundelegat\w*|\bunstak\w*|\bout\s+of\s+(?:staking|stake|the\s+validators?)\b|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
-  { re: /\bdelegat\w*/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
+  // "The delegate agent", "our delegate wallet": a role, not the act of delegating.
+  { re: /\bdelegat(?=(\w*))\1(?!\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
   { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake", "delegate"], neg: ["stake", "delegate"], listy: false, label: "staking" },
   { re: /\bunwrap\w*/gi, pos: ["unwrap"], neg: ["unwrap"], listy: false, label: "unwrapping" },
   { re: /\bwrap(?:s|ping|ped)?\b/gi, pos: ["wrap"], neg: ["wrap"], listy: false, label: "wrapping" },
@@ -47,13 +48,13 @@ const VERBS: Verb[] = [
   { re: /\b(?:mov(?:e|es|ing)|transfer(?:s|ring)?|shift(?:s|ing)?|rebalanc(?:e|es|ing))\b(?=[^.;]{0,40}?\bbetween\b[^.;]{0,60}\b(?:sub-?accounts?|master|main account|own accounts|vaults?|spot and perp|perp and spot)\b)/gi, pos: ["internal_transfer"], neg: ["internal_transfer"], listy: false, label: "moves between own accounts" },
   // "Don't move ETH": moving a named token (upper-case symbol) is moving funds.
   { re: /\b[Mm]ov(?:e|es|ing)\s+(?:any\s+|our\s+|the\s+)?(?=[A-Z][A-Za-z0-9]{1,9}\b(?!\s+(?:from|between)\b))/g, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
-  { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
+  { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:(?:company|treasury|client|customer|team|dao|project|our|the|my)(?:['’]s)?\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
   { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
   // Buying or selling a token may happen as an order or as a swap, depending on the venue.
   { re: /\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bpurchas\w*/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
-  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\bopen\s+(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b|\bclos(?:e|es|ing)\b(?=\s+(?:\w+\s+){0,3}(?:positions?|longs?|shorts?|trades?))/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
+  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\b(?:open|take|hold|put on|build)\s+(?:(?:long|short|new|small|directional)\s+)?(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b|\bclos(?:e|es|ing)\b(?=\s+(?:\w+\s+){0,3}(?:positions?|longs?|shorts?|trades?))/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
   { re: /\bcancel\w*\s+orders?\b|\bcancel\w*/gi, pos: ["cancel"], neg: ["cancel"], listy: false, label: "cancelling orders" },
   { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting|manag(?:e|es|ing)|handl(?:e|es|ing)|runs?|running)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
 ];
@@ -181,7 +182,7 @@ const QUALIFIER_RE =
  * A word that could narrow the prohibition to something smaller ("large", "memecoin") is not among them.
  */
 const NEG_SCOPE_RE =
-  /\b(?:on|in|from|out\s+of|off|within|inside)\s+(?:this|the|our|my|that|its|your)\s+(?:own\s+)?(?:trading\s+|main\s+|master\s+)?(?:account|wallet|address|exchange|venue|platform|sub-?account|safe|vault|balance)\b|\b(?:initiat\w*|conduct\w*|carry(?:ing)?\s+out|process(?:ing)?|pull(?:s|ing)?|tak(?:e|es|ing)|hand(?:s|ing)?(?:\s+(?:out|over))?|shar(?:e|es|ing)|put(?:ting)?\s+through|ever)\b/gi;
+  /\b(?:treasury|company|dao|team|client|customer|user|project|fund)(?:['’]s)?\s+(?=funds\b|money\b|assets\b|tokens\b|capital\b|balances?\b)|\b(?:on|in|from|out\s+of|off|within|inside)\s+(?:this|the|our|my|that|its|your)\s+(?:own\s+)?(?:trading\s+|main\s+|master\s+)?(?:account|wallet|address|exchange|venue|platform|sub-?account|safe|vault|balance)\b|\b(?:initiat\w*|conduct\w*|carry(?:ing)?\s+out|process(?:ing)?|pull(?:s|ing)?|tak(?:e|es|ing)|hand(?:s|ing)?(?:\s+(?:out|over))?|shar(?:e|es|ing)|put(?:ting)?\s+through|ever)\b/gi;
 
 /** Where each verb first matches in the text (before the recognisers consume it). */
 function verbPositions(text: string): number[] {
@@ -199,7 +200,12 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   if (other && !c.used[other.index] && !/§[aqhc]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
     const extra = /\b(anyone|anybody|someone|somebody|nobody|no one)\s+else\b|\b(sites?|apps?|books?|address(?:es)?|wallets?|accounts?|recipients?)\b/i.exec(other[0]);
     const noun = (other[1] ?? extra?.[1] ?? extra?.[2] ?? "anything").toLowerCase().replace(/e?s$/, "");
-    st.reinforce.push({ dim: OTHER_DIM[noun] ?? "any", rule });
+    // "It is forbidden to withdraw or to send the money to other address": with no list anywhere, "other" is every
+    // address, and the moves the clause names are forbidden (resolved once the whole intent is read).
+    const dim = OTHER_DIM[noun] ?? "any";
+    const moves = dim === "recipient" ? VERBS.filter((v) => v.neg.some((a) => OUT_OF_ACCOUNT.includes(a)) && new RegExp(v.re.source, "i").test(c.text)) : [];
+    const forbid = moves.length ? { activities: uniq(moves.flatMap((v) => v.neg)), label: uniq(moves.map((v) => v.label)).join(" or ") } : undefined;
+    st.reinforce.push({ dim, rule, forbid });
     c.used.fill(true);
     return true;
   }
