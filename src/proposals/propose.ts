@@ -112,7 +112,7 @@ export async function proposeBuilt(deps: ProposalsDeps, principal: Principal, wa
   const chain = deps.chains.forWallet(wallet.chain);
   if (!chain) throw proposeConflict(`this ${wallet.chain} wallet cannot transact on this deployment (no ${wallet.chain} chain is configured)`);
   const { built, source } = o;
-  const req = { input: o.input };
+  const req = { input: withoutProofData(o.input) };
   const note = cutNote(o.note);
 
   // Nothing is recorded or charged when the simulation refuses the input (400, no judge run).
@@ -238,4 +238,14 @@ export async function result(deps: ProposalsDeps, id: string): Promise<ProposalR
   const r = proposalResult(row, deps.clock.now(), { publicUrl: deps.publicUrl, chainOf: () => deps.chains.forWallet(w.chain) });
   const extra = await deps.kinds?.get(row.kind)?.present?.(deps, row);
   return extra ? { ...r, ...extra } : r;
+}
+
+/**
+ * SPEC 4.9: a STRK20 proof (`starknet_calls.proof.data`, up to 4 MB) is never stored nor shown to the judge;
+ * its facts stay (they are public and hashed into the transaction), its data becomes a note of its size.
+ */
+function withoutProofData(input: Record<string, unknown>): Record<string, unknown> {
+  const p = input.proof as { facts?: unknown; data?: unknown } | null | undefined;
+  if (!p || typeof p !== "object" || Array.isArray(p) || typeof p.data !== "string") return input;
+  return { ...input, proof: { facts: p.facts, data: `[not stored: ${p.data.length} base64 characters]` } };
 }

@@ -15,6 +15,8 @@ import { toFeltHex } from "./felt";
 import { callsPlan, executeCalldata, starknetRequestHash, transferPlan, type StarknetPayload } from "./plan";
 import { orNullOn, StarknetRpcError, starknetRpc, unavailable, type StarknetRpc } from "./rpc-client";
 import { simulateStarknet } from "./simulate";
+import { Strk20Error } from "./strk20/errors";
+import { checkExpiry } from "./strk20/private-actions";
 import { boundsFrom, deployHash, deployTx, invokeHash, invokeTx, maxFeeOf, ZERO_BOUNDS, type Bounds, type DeployTxObject, type FeeEstimate, type InvokeTxObject } from "./txs";
 
 export interface StarknetAdapterOptions {
@@ -27,6 +29,8 @@ export interface StarknetAdapterOptions {
   /** Sandbox explorer base (e.g. https://host/sandbox/explorer/starknet); production uses Voyager. */
   sandboxExplorerUrl?: string;
   rpcTimeoutMs?: number;
+  /** The STRK20 pool a `starknet_calls` proof may be for (apply_actions); null when private actions are off. */
+  strk20Pool?: string | null;
   pollMs?: number;
   now?: () => Date;
 }
@@ -56,6 +60,29 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
   const pollMs = o.pollMs ?? 250;
   const info: ChainInfo = { key: "starknet", family: "starknet", caip2: CAIP2_MAIN, names: ["starknet", "sn_main"], name: "Starknet", sandbox: o.sandbox };
   let chainId: string | null = null;
+  /**
+   * STRK20 proofs of proposals in flight, by their facts, in memory only (SPEC 4.9: never stored). A proposal
+   * confirmed after the proof left (another process, a restart, expiry) is refused for a fresh proof.
+   */
+  const proofs = new Map<string, { data: string; until: number }>();
+  const factsKey = (facts: readonly string[]) => facts.join(",");
+  const heldProof = (facts: readonly string[]) => {
+    const p = proofs.get(factsKey(facts));
+    if (!p || p.until < Date.now()) return null;
+    return p.data;
+  };
+  const FRESH_PROOF = "this STRK20 private action needs a fresh proof: the proof sent with the proposal is not stored and proofs expire in about five minutes. Sign and prove again (strk20_sign_proof_invocation) and propose it again with the new proof";
+  const expiryProblem = async (facts: readonly string[]): Promise<string | null> => {
+    try {
+      await checkExpiry(rpc, o.strk20Pool!, facts.map((x) => BigInt(x)), () => now().getTime(), (e) => {
+        throw e;
+      });
+      return null;
+    } catch (e) {
+      if (e instanceof Strk20Error) return e.message;
+      return unavailable(e, "Starknet (STRK20 proof expiry)");
+    }
+  };
 
   const getChainId = async () => (chainId ??= await rpc.call<string>("starknet_chainId", {}));
   /** The account's nonce, or null when its contract is not deployed. */
@@ -80,7 +107,7 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
       if (!publicKey) return { noKey: true };
       txs.push(deployTx({ publicKey, bounds: ZERO_BOUNDS, query: true }));
     }
-    txs.push(invokeTx({ sender: wallet.address, calldata: executeCalldata(payload), nonce: nonce ?? 1n, bounds: ZERO_BOUNDS, query: true }));
+    txs.push(invokeTx({ sender: wallet.address, calldata: executeCalldata(payload), nonce: nonce ?? 1n, bounds: ZERO_BOUNDS, query: true, proofFacts: payload.proofFacts }));
     let estimates: FeeEstimate[];
     try {
       estimates = await rpc.call<FeeEstimate[]>("starknet_estimateFee", { request: txs, simulation_flags: ["SKIP_VALIDATE"], block_id: "latest" });
@@ -124,7 +151,14 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
     buildTransfer: (wallet, t) => transferPlan(wallet, t),
 
     async plan(wallet, input) {
-      const planned = input.kind === "transfer" ? transferPlan(wallet, input.transfer as { asset: string; amount: string; to: string }) : callsPlan(wallet, input);
+      const full = input.kind === "transfer" ? transferPlan(wallet, input.transfer as { asset: string; amount: string; to: string }) : callsPlan(wallet, input, { pool: o.strk20Pool ?? null });
+      const { proofData, ...planned } = full as typeof full & { proofData?: string };
+      if (proofData !== undefined && planned.payload.proofFacts) {
+        const expired = await expiryProblem(planned.payload.proofFacts);
+        if (expired) throw new ChainInputError(expired);
+        if (proofs.size >= 256) proofs.delete(proofs.keys().next().value!);
+        proofs.set(factsKey(planned.payload.proofFacts), { data: proofData, until: Date.now() + 10 * 60_000 });
+      }
       // Refuse what cannot run before any judge does: a target the chain does not know, a wallet with no STRK for its fee.
       try {
         for (const to of new Set(planned.payload.calls.map((c) => c.to))) {
@@ -167,6 +201,11 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
 
     async prepare(wallet, payload): Promise<Prepared> {
       try {
+        if (payload.proofFacts) {
+          if (!heldProof(payload.proofFacts)) return { ok: false, reason: FRESH_PROOF };
+          const expired = await expiryProblem(payload.proofFacts);
+          if (expired) return { ok: false, reason: `${expired}; ${FRESH_PROOF}` };
+        }
         const id = await getChainId();
         const est = await estimate(wallet, payload);
         if ("noKey" in est) return { ok: false, reason: "the wallet's account is not deployed and its key is not held here" };
@@ -192,7 +231,7 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
       }
       // Never reuse a nonce this service already signed with (the core's counter), even if the chain lags.
       const nonce = BigInt(Math.max(Number(BigInt(p.nonce)), ctx.nextSequence ?? 0));
-      const unsigned = invokeTx({ sender: p.wallet.address, calldata: executeCalldata(p.payload), nonce, bounds: p.bounds });
+      const unsigned = invokeTx({ sender: p.wallet.address, calldata: executeCalldata(p.payload), nonce, bounds: p.bounds, proofFacts: p.payload.proofFacts });
       const h = invokeHash(unsigned, p.chainId);
       const invoke = { ...unsigned, signature: await o.custody.signTxHash(handle, h) };
       const bundle: SignedBundle = { deploy, invoke };
@@ -217,7 +256,14 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
             }
           }
         }
-        await rpc.call("starknet_addInvokeTransaction", { invoke_transaction: bundle.invoke });
+        // The stored bundle has the proof facts (hashed) but never the proof: it is added from memory here.
+        let invoke: Record<string, unknown> = bundle.invoke;
+        if (bundle.invoke.proof_facts) {
+          const proof = heldProof(bundle.invoke.proof_facts);
+          if (!proof) return { kind: "rejected", reason: FRESH_PROOF };
+          invoke = { ...bundle.invoke, proof };
+        }
+        await rpc.call("starknet_addInvokeTransaction", { invoke_transaction: invoke });
         return { kind: "sent" };
       } catch (e) {
         if (e instanceof StarknetRpcError) {

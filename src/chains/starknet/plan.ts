@@ -11,6 +11,8 @@ import type { ChainPayload, PlannedTransaction, RawChange } from "../types";
 import { STARKNET_TOKENS, selector, SEL } from "./constants";
 import { FeltError, fromU256, normaliseAddress, parseFelt, toAddress, toFeltHex, toU256 } from "./felt";
 import { starknetAddressCodec } from "./codec";
+import { SEL_APPLY_ACTIONS as SEL_APPLY } from "./strk20/invocation";
+import { checkProofShape, ProofShapeError } from "./strk20/proof-facts";
 
 export interface StarknetCall {
   to: string;
@@ -23,6 +25,8 @@ export interface StarknetPayload extends ChainPayload {
   v: 1;
   from: string;
   calls: StarknetCall[];
+  /** STRK20: the proof facts of a single apply_actions call (public, hashed into the transaction). The proof itself is never stored. */
+  proofFacts?: string[];
 }
 
 export const MAX_CALLS = 32;
@@ -90,8 +94,9 @@ export function transferPlan(wallet: WalletRef, t: { asset: string; amount: stri
   return { kind: "transfer", payload, requestHash: starknetRequestHash(payload), summary: `transfer ${t.amount.trim()} ${tk.symbol} to ${short(to)}`, declared };
 }
 
-export function callsPlan(wallet: WalletRef, input: Record<string, unknown>): PlannedTransaction<StarknetPayload> {
-  if (input.proof !== undefined && input.proof !== null) fail("starknet_calls.proof: STRK20 private actions are not available on this deployment");
+export function callsPlan(wallet: WalletRef, input: Record<string, unknown>, strk20?: { pool: string | null }): PlannedTransaction<StarknetPayload> & { proofData?: string } {
+  const hasProof = input.proof !== undefined && input.proof !== null;
+  if (hasProof && !strk20?.pool) fail("starknet_calls.proof: STRK20 private actions are not available on this deployment");
   const list = input.calls;
   if (!Array.isArray(list) || list.length === 0) fail("calls must be a non-empty array of {contractAddress, entrypoint, calldata}");
   const raw = list as unknown[];
@@ -112,11 +117,27 @@ export function callsPlan(wallet: WalletRef, input: Record<string, unknown>): Pl
     });
     return { to, entrypoint: ep, selector: toFeltHex(selector(ep)), calldata };
   });
-  const payload: StarknetPayload = { v: 1, from: wallet.address, calls };
+  const pool = strk20?.pool ?? null;
+  const apply = calls.filter((c) => pool !== null && c.to === pool && BigInt(c.selector) === SEL_APPLY);
+  let proof: { facts: bigint[]; data: string } | undefined;
+  if (hasProof) {
+    const p = input.proof as Record<string, unknown>;
+    if (!p || typeof p !== "object" || Array.isArray(p)) fail("proof must be an object {facts, data}");
+    try {
+      proof = checkProofShape({ facts: p.facts, data: p.data }, "proof");
+    } catch (e) {
+      if (e instanceof ProofShapeError) fail(e.message);
+      throw e;
+    }
+    if (calls.length !== 1 || apply.length !== 1) fail(`proof is only for one call to the privacy pool's apply_actions (${pool}); apply_actions cannot share a multicall with other calls (the proof travels on the transaction)`);
+  } else if (apply.length > 0) {
+    fail("a call to the privacy pool's apply_actions needs its proof: send starknetProof {facts, data} (from strk20_sign_proof_invocation)");
+  }
+  const payload: StarknetPayload = { v: 1, from: wallet.address, calls, ...(proof ? { proofFacts: proof.facts.map(toFeltHex) } : {}) };
   const declared = declaredChanges(calls);
   const summary =
     calls.length === 1 ? `call ${calls[0]!.entrypoint} on ${short(calls[0]!.to)}` : `multicall of ${calls.length} calls (${[...new Set(calls.map((c) => c.entrypoint))].join(", ")})`;
-  return { kind: "starknet_calls", payload, requestHash: starknetRequestHash(payload), summary, declared };
+  return { kind: "starknet_calls", payload, requestHash: starknetRequestHash(payload), summary: proof ? `STRK20 private action (apply_actions on the pool ${short(pool!)})` : summary, declared, ...(proof ? { proofData: proof.data } : {}) };
 }
 
 /** What the calls say they do to the wallet, for a report when the chain cannot simulate. */

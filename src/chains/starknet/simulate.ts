@@ -110,7 +110,14 @@ export async function simulateStarknet(a: SimulateArgs): Promise<Simulated> {
     txs.push(deployTx({ publicKey: a.publicKey, bounds: ZERO_BOUNDS, query: true }));
     warnings.push({ code: "starknet_account_deploy", severity: "info", message: "the wallet's account contract is deployed first, in the same submission (its fee is included)" });
   }
-  txs.push(invokeTx({ sender: a.wallet, calldata: executeCalldata(a.payload), nonce: a.nonce ?? 1n, bounds: ZERO_BOUNDS, query: true }));
+  txs.push(invokeTx({ sender: a.wallet, calldata: executeCalldata(a.payload), nonce: a.nonce ?? 1n, bounds: ZERO_BOUNDS, query: true, proofFacts: a.payload.proofFacts }));
+  if (a.payload.proofFacts) {
+    warnings.push({
+      code: "strk20_proof_not_stored",
+      severity: "info",
+      message: "a STRK20 private action: the proof is not stored, so if this waits for the owner a fresh proof is needed at confirmation (proofs expire in about five minutes)",
+    });
+  }
   let sims: SimulatedTx[];
   try {
     sims = await a.rpc.call<SimulatedTx[]>("starknet_simulateTransactions", { block_id: "latest", transactions: txs, simulation_flags: ["SKIP_VALIDATE"] });

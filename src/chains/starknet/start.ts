@@ -75,8 +75,8 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
       const sym = symbolOf.get(address);
       return sym && bySymbol ? bySymbol(sym).catch(() => null) : null;
     };
-    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd } });
     const strk20 = strk20Settings({ ...o.strk20, sandbox: false });
+    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd }, strk20Pool: strk20?.pool ?? null });
     const strk20Module = strk20 ? createStrk20(strk20, { rpcUrl: o.rpcUrl, custody }) : null;
     return { adapter, sandbox: null, faucet: null, strk20, strk20Module, describe: () => null, stop: async () => {} };
   }
@@ -97,6 +97,7 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     keyRefOf: o.keyRefOf,
     prices: { usd: async (a) => bySymbol.get(a) ?? null },
     sandboxExplorerUrl: `${o.publicUrl}/sandbox/explorer/starknet`,
+    strk20Pool: strk20?.pool ?? null,
   });
   const faucet = createStarknetFaucet(sandbox.url, sandbox.node.faucet);
   return {

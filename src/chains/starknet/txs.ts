@@ -5,6 +5,7 @@
 import { hash } from "starknet";
 import { OZ_ACCOUNT_CLASS_HASH } from "./constants";
 import { toFeltHex } from "./felt";
+import { invokeV3Hash } from "./tx-hash";
 
 export const QUERY_VERSION = "0x100000000000000000000000000000003";
 
@@ -53,8 +54,10 @@ const bn = (b: Bounds) => ({
 type DA = Parameters<typeof hash.calculateInvokeTransactionHash>[0]["nonceDataAvailabilityMode"];
 const L1 = 0 as DA;
 
-export function invokeTx(a: { sender: string; calldata: string[]; nonce: bigint; bounds: Bounds; query?: boolean; signature?: string[] }) {
+export function invokeTx(a: { sender: string; calldata: string[]; nonce: bigint; bounds: Bounds; query?: boolean; signature?: string[]; proofFacts?: string[] }) {
   return {
+    // STRK20: the proof facts travel on the transaction (hashed); the proof itself is added only when sending.
+    ...(a.proofFacts && a.proofFacts.length > 0 ? { proof_facts: a.proofFacts } : {}),
     type: "INVOKE" as const,
     version: a.query ? QUERY_VERSION : "0x3",
     sender_address: a.sender,
@@ -91,6 +94,23 @@ export type InvokeTxObject = ReturnType<typeof invokeTx>;
 export type DeployTxObject = ReturnType<typeof deployTx>;
 
 export function invokeHash(tx: InvokeTxObject, chainId: string): bigint {
+  if (tx.proof_facts) {
+    const rb = (k: keyof Bounds) => ({ maxAmount: BigInt(tx.resource_bounds[k].max_amount), maxPricePerUnit: BigInt(tx.resource_bounds[k].max_price_per_unit) });
+    return invokeV3Hash({
+      version: BigInt(tx.version),
+      senderAddress: BigInt(tx.sender_address),
+      tip: 0n,
+      resourceBounds: { l1_gas: rb("l1_gas"), l2_gas: rb("l2_gas"), l1_data_gas: rb("l1_data_gas") },
+      paymasterData: [],
+      chainId: BigInt(chainId),
+      nonce: BigInt(tx.nonce),
+      nonceDaMode: 0n,
+      feeDaMode: 0n,
+      accountDeploymentData: [],
+      calldata: tx.calldata.map((x) => BigInt(x)),
+      proofFacts: tx.proof_facts.map((x) => BigInt(x)),
+    });
+  }
   return BigInt(
     hash.calculateInvokeTransactionHash({
       senderAddress: tx.sender_address,
