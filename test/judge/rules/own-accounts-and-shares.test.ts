@@ -51,3 +51,29 @@ describe("caps counted in shares", () => {
     expect(verdict(I, bet(null))).toBe("ESCALATE");
   });
 });
+
+describe("a cap on what is held somewhere", () => {
+  const I = "Lend USDC on Aave (Arbitrum); supplying and withdrawing are both fine. Keep the total we hold in Aave at or below $800k (context.positions_usd.aave_supplied).";
+  const aave = (type: "supply" | "withdraw", usd: number | null) =>
+    facts({
+      venue: "aave",
+      chain: "arbitrum",
+      chainId: 42161,
+      actionFamily: "vault",
+      actionType: type,
+      transfers: [{ asset: "USDC", amount: usd === null ? null : String(usd), usd, to: null, kind: type, intoProtocol: type === "supply" }],
+      assets: ["USDC"],
+      notionalUsd: usd,
+      summary: `${type} USDC`,
+    });
+  const ctx = { positions_usd: { aave_supplied: 790_000 } };
+
+  it("a supply that would take the holding over the cap is refused; one inside it passes", () => {
+    expect(verdict(I, aave("supply", 20_000), ctx)).toBe("BLOCK");
+    expect(verdict(I, aave("supply", 10_000), ctx)).toBe("ALLOW");
+  });
+
+  it("a withdrawal, even of an amount the facts do not give, only lowers the holding", () => {
+    expect(verdict(I, aave("withdraw", null), ctx)).toBe("ALLOW");
+  });
+});

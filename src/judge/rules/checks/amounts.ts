@@ -129,9 +129,17 @@ function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: 
   return findCounter(ctx, [...must, unitRe], not) ?? findCounter(ctx, must, not);
 }
 
+/** Actions that only take value out of a place: they can lower what is held there, never raise it. */
+const REDUCING: Activity[] = ["withdrawal", "redeem", "vault_withdraw", "unstake", "undelegate"];
+/** A running total of what is held somewhere ("context.aave.supplied_usd", "staked_hype"), not of what was spent. */
+const HOLDING_TOTAL = /suppl|deposit|staked|delegated|held|holding|in_?aave|in_?vault|position|exposure/i;
+
 /** Daily/weekly budgets and totals: counter from context + this action, against the limit. */
 function checkCumulative(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
   if (!inScope(c.scope, view)) return [];
+  // "Keep the total we have in Aave at most $1.5m": a withdrawal (even of everything) only lowers it.
+  const holding = c.period === "total" && HOLDING_TOTAL.test(`${c.counterRef ?? ""} ${c.subject ?? ""}`) && !/spen[dt]|paid|sent|outflow|traded/i.test(c.counterRef ?? "");
+  if (holding && view.activities.length > 0 && view.activities.every((a) => REDUCING.includes(a))) return [];
   const limit = fmtQ(c.limit.value, c.limit);
   if (c.subject && /position|exposure|holding/.test(c.subject)) return checkPosition(c, view, ctx);
   const items = measure(view, c.limit.unit, ctx).filter((i) => !(view.orders.length && i.value !== null && view.orders.every((o) => o.reduceOnly)));
