@@ -25,6 +25,8 @@ import { proofInvocation, proofInvocationHash, SEL_APPLY_ACTIONS } from "../../.
 import { createPaymasterClient } from "../../../src/chains/starknet/strk20/paymaster-client";
 import { createProverClient, type ProveResult } from "../../../src/chains/starknet/strk20/prover-client";
 import { toFeltHex } from "../../../src/chains/starknet/felt";
+import { createStrk20 } from "../../../src/chains/starknet/strk20/private-actions";
+import { DEFAULT_MAX_RELAY_FEE, parseMaxRelayFee, type Strk20Settings } from "../../../src/chains/starknet/strk20/settings";
 import { MasterKey } from "../../../src/wallets/custody/envelope";
 import { envelopeVault } from "../../../src/wallets/custody/vault";
 
@@ -285,5 +287,58 @@ describe("STRK20 JSON-RPC transport rules (a local HTTP server answering as told
     const x = await rejection(createPaymasterClient(busy.url, "k", { backoffMs: 1 }).execute({ pool: POOL, call: { to: POOL, selector: "0x1", calldata: [] }, proof: "AAAA", proofFacts: ["0x1"], parameters: {} }));
     expect([x.kind, busy.calls()]).toEqual(["unavailable", 1]);
     await busy.close();
+  });
+});
+
+describe("the STRK20 module (what the tools call) against the local prover and paymaster", () => {
+  const settings = (o: Partial<Strk20Settings> = {}): Strk20Settings => ({
+    pool: POOL,
+    proverUrl: prover.url,
+    paymasterUrl: paymaster.url,
+    apiKey: API_KEY,
+    feeRecipients: [SANDBOX_FORWARDER],
+    maxFee: parseMaxRelayFee(DEFAULT_MAX_RELAY_FEE),
+    provingLagBlocks: 0,
+    sandbox: true,
+    ...o,
+  });
+  const mod = (o: Partial<Strk20Settings> = {}, now?: () => number) => createStrk20(settings(o), { rpcUrl: sb.url, custody, now, clientOptions: { backoffMs: 1 } });
+
+  it("relay status with the key, without a key, and with a wrong key", async () => {
+    expect(await mod().relayStatus()).toMatchObject({ keyConfigured: true, relayReachable: true, keyAccepted: true, reason: null });
+    expect(await mod({ apiKey: undefined }).relayStatus()).toMatchObject({ keyConfigured: false, relayReachable: true, keyAccepted: false, reason: expect.stringMatching(/no paymaster API key/) });
+    expect(await mod({ apiKey: "wrong" }).relayStatus()).toMatchObject({ keyConfigured: true, relayReachable: true, keyAccepted: false, reason: expect.stringMatching(/163 .*x-paymaster-api-key is invalid/) });
+    expect(await mod({ paymasterUrl: null }).relayStatus()).toMatchObject({ relayReachable: false, reason: expect.stringMatching(/no paymaster is configured/) });
+  });
+
+  it("fee guards: a quote above the ceiling, to a recipient off the allow-list, or with no ceiling for the token is refused", async () => {
+    await expect(mod({ maxFee: parseMaxRelayFee("STRK:0.1") }).poolFee()).rejects.toThrow(/above this deployment's ceiling 0.1 STRK/);
+    await expect(mod({ feeRecipients: [] }).poolFee()).rejects.toThrow(/not on this deployment's allow-list/);
+    await expect(mod({ maxFee: parseMaxRelayFee("STRK:10") }).poolFee("USDC")).rejects.toThrow(/no fee ceiling is configured for USDC/);
+    expect((await mod().poolFee("usdc")).feeAction.amount).toBe("250000");
+  });
+
+  it("expired proofs are refused before relaying: past the pool's window, or five minutes after the base block", async () => {
+    const w = await newWallet();
+    const handle = { walletId: w.id, address: w.address, keyRef: w.keyRef };
+    const signed = await mod().signProofInvocation({ handle }, encodeCompileCalldata({ user: w.address, viewingKey: w.vk, actions: register(w, 10n * E18) }));
+    expect(Date.parse(signed.proof.expiresAt)).toBeGreaterThan(Date.now() + 4 * 60_000);
+    const relayArgs = { call: signed.call, proof: signed.proof.data, proofFacts: signed.proof.facts, feeToken: "STRK" };
+    await expect(mod({}, () => Date.now() + 6 * 60_000).relay(relayArgs)).rejects.toThrow(/expired: proofs are used within about five minutes/);
+    for (let i = 0n; i < VALIDITY; i++) await fund(stark.randomAddress(), 1n);
+    await expect(mod().relay(relayArgs)).rejects.toThrow(/expired: it was made against block .* accepts proofs for 6 blocks/);
+  });
+
+  it("the ungated path refuses an unknown fee token, a relay to another contract, and a second relay of one proof", async () => {
+    const w = await newWallet();
+    const handle = { walletId: w.id, address: w.address, keyRef: w.keyRef };
+    const m = mod();
+    const signed = await m.signProofInvocation({ handle }, encodeCompileCalldata({ user: w.address, viewingKey: w.vk, actions: register(w, 10n * E18) }));
+    const args = { call: signed.call, proof: signed.proof.data, proofFacts: signed.proof.facts, feeToken: "STRK" };
+    await expect(m.relay({ ...args, call: { ...signed.call, contractAddress: STRK_ADDRESS } })).rejects.toThrow(/must be this deployment's privacy pool/);
+    await expect(m.relay({ ...args, feeToken: "DOGE" })).rejects.toThrow();
+    const first = await m.relay(args);
+    expect((await provider.waitForTransaction(first.txHash, { retryInterval: 20 })).isSuccess()).toBe(true);
+    await expect(m.relay(args)).rejects.toThrow(/already relayed .* never sent twice/);
   });
 });
