@@ -42,9 +42,20 @@ const ARGS: Record<string, Record<string, unknown>[]> = {
   escrow_swap: [{ wallet: "nul-wallet", sell: "USDC", buy: "ETH", amount: "1", chain: "base", slippageBps: 50, note: "rebalance" }],
   escrow_pay_x402: [{ wallet: "nul-wallet", url: "https://example.com/paid", method: "GET", maxAmount: "0.10", note: "buy the report" }],
   topup_credits: [{ credits: 20 }],
+  strk20_relay_status: [{}],
+  strk20_pool_fee: [{ feeToken: "STRK" }],
+  strk20_sign_proof_invocation: [{ wallet: "nul-wallet", compileActionsCalldata: ["0x1", "0x0", "0x0"] }],
+  strk20_viewing_key_signature: [{ wallet: "nul-wallet" }],
+  strk20_relay_private_action: [{ call: { contractAddress: "0x1", entrypoint: "apply_actions", calldata: ["0x2"] }, proof: "AAAA", proofFacts: ["0x3"], feeToken: "STRK" }],
 };
 
 type Path = (string | number)[];
+/**
+ * The message names the argument: `calls.1.data` as our rule writes it, or `calls[1].data` as the SDK's own
+ * schema check writes it for a field whose pattern a NUL already breaks (e.g. a 0x-hex felt).
+ */
+const names = (text: string, path: Path) =>
+  text.includes(path.join(".")) || text.includes(path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join(""));
 /** Every string leaf of `v`, with its path. */
 function stringLeaves(v: unknown, path: Path = []): Path[] {
   if (typeof v === "string") return [path];
@@ -94,14 +105,14 @@ describe("NUL in any string argument of any MCP tool", () => {
 
   it("is an isError invalid_input result naming the argument, never internal", { timeout: 300_000 }, async () => {
     const cases = Object.entries(ARGS).flatMap(([name, shapes]) => shapes.flatMap((args) => stringLeaves(args).map((path) => ({ name, args, path }))));
-    expect(cases.length).toBe(76);
+    expect(cases.length).toBe(88);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...cases), fc.nat(), async ({ name, args, path }, at) => {
         const r = (await client.callTool({ name, arguments: withNulAt(args, path, at) })) as CallToolResult;
         const text = (r.content[0] as { text: string }).text;
         expect(r.isError, `${name} ${path.join(".")}: ${text}`).toBe(true);
         expect(text).not.toMatch(/internal/i);
-        expect(text).toContain(path.join("."));
+        expect(names(text, path), text).toBe(true);
       }),
       { numRuns: cases.length * 3 },
     );
@@ -111,7 +122,7 @@ describe("NUL in any string argument of any MCP tool", () => {
       const text = (r.content[0] as { text: string }).text;
       expect(r.isError, `${name} ${path.join(".")}: ${text}`).toBe(true);
       expect(text, `${name} ${path.join(".")}`).not.toMatch(/internal/i);
-      expect(text, `${name} ${path.join(".")}`).toContain(path.join("."));
+      expect(names(text, path), `${name} ${path.join(".")}: ${text}`).toBe(true);
     }
   });
 
