@@ -7,6 +7,7 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../../src/server";
+import { STRK20_PROOF_BODY_BYTES } from "../../src/http/app";
 import { startTestRuntime, type TestRuntime } from "../helpers/runtime";
 
 let t: TestRuntime;
@@ -94,8 +95,9 @@ describe("bodies over the limit get 413", () => {
   });
 
   it("streamed chunked without a length, on every body-taking route family", async () => {
-    const big = JSON.stringify({ intent: "x".repeat(LIMIT), action: "y" });
     for (const route of ["/api/v1/intent", "/api/v1/trader/heartbeat", "/api/v1/wallets", "/api/mcp", "/admin/v1/accounts"]) {
+      // MCP (and the propose route) take bodies up to the STRK20 proof limit: a proof just under 4 MB in base64.
+      const big = JSON.stringify({ intent: "x".repeat(route === "/api/mcp" ? STRK20_PROOF_BODY_BYTES : LIMIT), action: "y" });
       const body = new ReadableStream({
         start(ctrl) {
           ctrl.enqueue(new TextEncoder().encode(big));
