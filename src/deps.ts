@@ -227,6 +227,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       publicUrl: config.PUBLIC_URL,
       vault: envelopeVault(masterKey),
       keyRefOf: async (walletId) => (await db.selectFrom("wallets").select("key_ref").where("id", "=", walletId).where("chain", "=", "starknet").executeTakeFirst())?.key_ref ?? null,
+      now: () => clock.now(),
       // Production: the Base chain's price port (Chainlink over BASE_RPC_URL) for the assets both chains carry
       // (ETH, USDC, USDT); STRK has no feed there, so it has no price and a USD limit on it holds the proposal.
       pricesBySymbol:

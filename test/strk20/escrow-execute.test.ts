@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStarknetAdapter } from "../../src/chains/starknet/adapter";
 import { SANDBOX_POOL_ADDRESS } from "../../src/chains/starknet/sandbox/strk20/model";
 import { encodeCompileCalldata, viewingPublicKey, type ClientAction } from "../../src/chains/starknet/strk20/actions";
+import { ManualClock } from "../../src/lib/clock";
 import { SN_TOKENS, startStarknetEscrow, type StarknetEscrow } from "../wallets/starknet-helpers";
 
 const STRK = SN_TOKENS.STRK;
@@ -23,8 +24,10 @@ const hex = (x: bigint) => "0x" + x.toString(16);
 let t: StarknetEscrow;
 let c: Client;
 let key: string;
+/** The service's clock: the proof's five-minute rule reads it (the node's block times stay real). */
+const clock = new ManualClock();
 beforeAll(async () => {
-  t = await startStarknetEscrow({ listen: true });
+  t = await startStarknetEscrow({ listen: true, clock });
   const a = await t.createAccount(20);
   key = a.apiKey;
   c = new Client({ name: "strk20-gated", version: "1.0.0" });
@@ -114,6 +117,23 @@ describe("escrow_execute with starknetProof: the gated STRK20 route", () => {
     expect(payload.proofFacts).toEqual(s.proof.facts);
     const prepared = await fresh.prepare({ id: w.id, address: w.address, chain: "starknet" }, payload);
     expect(prepared).toEqual({ ok: false, reason: expect.stringMatching(/needs a fresh proof: the proof sent with the proposal is not stored/) });
+  });
+
+  it("blocked as expired: a proof older than five minutes is refused before the judge (free); nothing reaches the pool", async () => {
+    const w = await wallet("[judge:allow] private deposits of STRK are fine");
+    const s = await signed(w, deposit(w, 5n * E18));
+    const credits = async () => ((await (await t.request("GET", "/api/v1/credits", { key })).json()) as { creditsRemaining: number }).creditsRemaining;
+    const before = await credits();
+    clock.advance(6 * 60_000);
+    try {
+      const r = await execute(w, s);
+      expect(r.isError, text(r)).toBe(true);
+      expect(text(r)).toMatch(/the proof expired: proofs are used within about five minutes/);
+    } finally {
+      clock.set(new Date());
+    }
+    expect(await credits()).toBe(before);
+    expect(await publicKeyInPool(w.address)).toBe(0n);
   });
 
   it("refused before the judge (free): apply_actions mixed with other calls, apply_actions without a proof, a proof on another call, proofs outside SPEC 8", async () => {

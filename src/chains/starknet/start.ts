@@ -52,6 +52,8 @@ export interface StartStarknetOptions {
   ephemeral?: boolean;
   /** Production STRK20 settings (STRK20_* variables); the sandbox starts its own pool, prover and paymaster. */
   strk20?: { pool?: string; proverUrl?: string; paymasterUrl?: string; apiKey?: string; feeRecipients?: string; maxRelayFee?: string; provingLagBlocks?: number };
+  /** The service's clock (the proof expiry's five-minute rule reads it); the system clock by default. */
+  now?: () => Date;
   /** Sandbox: the pool's proof validity window in blocks (tests use a few). */
   proofValidityBlocks?: bigint;
   logger?: { info(o: object, m: string): void; warn(o: object, m: string): void };
@@ -61,6 +63,7 @@ const TOKENS = Object.fromEntries(STARKNET_TOKENS.map((t) => [t.symbol, t.addres
 
 export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRuntime | null> {
   const custody = createStarkSigner(o.vault);
+  const nowMs = o.now ? () => o.now!().getTime() : undefined;
   if (o.rpcUrl) {
     const id = await starknetRpc(o.rpcUrl, 5000)
       .call<string>("starknet_chainId", {})
@@ -76,8 +79,8 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
       return sym && bySymbol ? bySymbol(sym).catch(() => null) : null;
     };
     const strk20 = strk20Settings({ ...o.strk20, sandbox: false });
-    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd }, strk20Pool: strk20?.pool ?? null });
-    const strk20Module = strk20 ? createStrk20(strk20, { rpcUrl: o.rpcUrl, custody }) : null;
+    const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd }, strk20Pool: strk20?.pool ?? null, now: o.now });
+    const strk20Module = strk20 ? createStrk20(strk20, { rpcUrl: o.rpcUrl, custody, now: nowMs }) : null;
     return { adapter, sandbox: null, faucet: null, strk20, strk20Module, describe: () => null, stop: async () => {} };
   }
   if (!o.sandbox) return null;
@@ -98,6 +101,7 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     prices: { usd: async (a) => bySymbol.get(a) ?? null },
     sandboxExplorerUrl: `${o.publicUrl}/sandbox/explorer/starknet`,
     strk20Pool: strk20?.pool ?? null,
+    now: o.now,
   });
   const faucet = createStarknetFaucet(sandbox.url, sandbox.node.faucet);
   return {
@@ -105,7 +109,7 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     sandbox,
     faucet,
     strk20,
-    strk20Module: strk20 ? createStrk20(strk20, { rpcUrl: sandbox.url, custody }) : null,
+    strk20Module: strk20 ? createStrk20(strk20, { rpcUrl: sandbox.url, custody, now: nowMs }) : null,
     describe: () => ({ rpcUrl: sandbox.url, chainId: "0x" + sandbox.node.chainId.toString(16), tokens: TOKENS, faucet: faucet.address }),
     stop: async () => {
       await Promise.all([prover.close(), paymaster.close()]);
