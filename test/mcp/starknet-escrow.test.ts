@@ -99,7 +99,7 @@ describe("escrow MCP tools on Starknet", () => {
     expect(text(bad)).toMatch(/calls\[0\]\.calldata\[1\]/);
     const proof = await call("escrow_execute", { wallet: "mcp-stark", chain: "starknet", starknetCalls: [{ contractAddress: SN_TOKENS.USDC, entrypoint: "transfer", calldata: [to, "1", "0"] }], starknetProof: { facts: [], data: [] } });
     expect(proof.isError).toBe(true);
-    expect(text(proof)).toMatch(/STRK20/);
+    expect(text(proof)).toMatch(/proof\.facts must be 1 to 64/);
     const evm = await call("escrow_execute", { wallet: "mcp-stark", chain: "starknet", calls: [{ to: "0x" + "1".repeat(40) }] });
     expect(evm.isError).toBe(true);
     expect(text(evm)).toMatch(/wrong chain/);
