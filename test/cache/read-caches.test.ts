@@ -85,6 +85,15 @@ describe.each(modes)("read caches stay true to the database ($name)", ({ worker 
     await eventually(async () => dbA.changes.live, true, 10_000);
     const acct = (await call(a, "POST", "/admin/v1/accounts", { admin: true, body: { name: "served", credits: 3 } })).body;
     expect(await balance(a, acct.apiKey as string)).toBe(3);
+    // The account's own creation notification may still be on its way and evict that first load: wait until a
+    // read is served from memory before changing anything behind the service's back.
+    const hits = async () => Number(/^arbiter_cache_reads_total\{cache="balance",outcome="hit"\} (\d+)$/m.exec(await a.metrics.registry.metrics())?.[1] ?? 0);
+    await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => {
+      const before = await hits();
+      await balance(a, acct.apiKey as string);
+      return (await hits()) > before;
+    }, true, 10_000);
     // A change made behind the service's back without a notification (the trigger disabled) is not seen:
     // the balance really comes from the cache, not from a read per request.
     await sql`alter table accounts disable trigger accounts_balance_changed`.execute(dbA.db);
