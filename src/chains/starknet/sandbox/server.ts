@@ -2,13 +2,11 @@
  * Serves the sandbox node over HTTP JSON-RPC 2.0 on loopback (single requests and batches). Requests
  * are handled one at a time, in arrival order, as a sequencer orders transactions.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { RpcError } from "./errors";
 import { SandboxNode, type NodeOptions } from "./node";
 import { dispatch } from "./rpc";
+import { servePostJson } from "./post-server";
 
-const MAX_BODY = 8 * 1024 * 1024;
 
 export interface StarknetSandbox {
   url: string;
@@ -53,42 +51,14 @@ export function handleBody(node: SandboxNode, body: string): unknown {
 
 export async function startStarknetSandbox(opts: SandboxServerOptions = {}): Promise<StarknetSandbox> {
   const node = SandboxNode.open(opts);
-  const server: Server = createServer((req, res) => {
-    if (req.method !== "POST") {
-      res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("JSON-RPC over POST only (Arbiter's sandbox Starknet node: a model, not a Cairo VM)\n");
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        res.writeHead(413).end();
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => {
-      if (res.headersSent) return;
-      const out = handleBody(node, Buffer.concat(chunks).toString("utf8"));
+  const server = await servePostJson(
+    (body) => {
+      const out = handleBody(node, body);
       const failed = (Array.isArray(out) ? out : [out]).filter((x) => (x as { error?: unknown }).error);
       for (const f of failed) opts.log?.(`starknet sandbox: ${JSON.stringify((f as { error: unknown }).error).slice(0, 300)}`);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(out));
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
-  });
-  const { address, port } = server.address() as AddressInfo;
-  return {
-    url: `http://${address}:${port}/rpc`,
-    node,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+      return out;
+    },
+    { host: opts.host, port: opts.port, path: "/rpc", banner: "JSON-RPC over POST only (Arbiter's sandbox Starknet node: a model, not a Cairo VM)" },
+  );
+  return { url: server.url, node, close: server.close };
 }
