@@ -11,17 +11,12 @@ import { createNoopSigner, type Address } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshSolAddress, startSolanaEscrow, USDC_MINT, type SolanaEscrow } from "../chains/solana/helpers";
+import { toolData as data, toolText as text } from "../helpers/tool-result";
 
 let e: SolanaEscrow;
 let client: Client;
 let apiKey: string;
 
-const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-const data = (r: CallToolResult) => {
-  const m = text(r).match(/```json\n([\s\S]*)\n```$/);
-  if (!m) throw new Error(`no JSON block in: ${text(r)}`);
-  return JSON.parse(m[1]!);
-};
 const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { decodeFunctionData, encodeFunctionData, type Address, type Hex } from "
 import { BatchExecutorAbi, ConstantProductPoolAbi } from "../../src/sandbox/contracts";
 import { BASE_WETH, SANDBOX_POOL } from "../../src/sandbox/addresses";
 import { ERC20, startEscrowRuntime, USDC, type EscrowRuntime } from "../wallets/helpers";
+import { toolData as data, toolText as text } from "../helpers/tool-result";
 
 let t: EscrowRuntime;
 const clients: Client[] = [];
@@ -47,8 +48,6 @@ async function mcp(key: string) {
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
   return call;
 }
-const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-const data = (r: CallToolResult) => JSON.parse(/```json\n([\s\S]*)\n```$/.exec(text(r))![1]);
 
 describe("POST /api/v1/wallets/{id}/swap on the sandbox pool", () => {
   it("executes a swap within limits: approval of exactly the amount, then the swap; both balances change on chain", async () => {

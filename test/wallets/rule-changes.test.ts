@@ -10,6 +10,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { DashboardClient } from "../dashboard/client";
 import { startReceiver } from "../webhooks/receiver";
 import { freshAddress, startEscrowRuntime, type EscrowRuntime } from "./helpers";
+import { toolData as data, toolText as text } from "../helpers/tool-result";
 
 let t: EscrowRuntime;
 const clock = new ManualClock(new Date());
@@ -28,12 +29,6 @@ async function mcp(headers: Record<string, string>): Promise<Client> {
   clients.push(client);
   return client;
 }
-const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-const data = (r: CallToolResult) => {
-  const m = text(r).match(/```json\n([\s\S]*)\n```$/);
-  if (!m) throw new Error(`no JSON block in: ${text(r)}`);
-  return JSON.parse(m[1]);
-};
 const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
 
 let n = 0;

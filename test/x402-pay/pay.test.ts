@@ -10,6 +10,7 @@ import { sql } from "kysely";
 import { loadConfig } from "../../src/config";
 import { freshAddress, startEscrowRuntime, type EscrowRuntime } from "../wallets/helpers";
 import { startResourceServer, type ResourceServer } from "./resource";
+import { toolData as data, toolText as text } from "../helpers/tool-result";
 
 let t: EscrowRuntime;
 let rs: ResourceServer;
@@ -31,8 +32,6 @@ async function connect(key: string): Promise<Client> {
   clients.push(client);
   return client;
 }
-const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-const data = (r: CallToolResult) => JSON.parse(/```json\n([\s\S]*)\n```$/.exec(text(r))![1]);
 const call2 = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
 const call = async (c: Client, args: Record<string, unknown>) => (await c.callTool({ name: "escrow_pay_x402", arguments: args })) as CallToolResult;
 const paid = (name: string, price: bigint, over: Partial<Parameters<ResourceServer["routes"]["set"]>[1]> = {}) => {
