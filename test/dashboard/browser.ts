@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Kysely } from "kysely";
+import type { DB } from "../../src/db/schema";
 import { ROOT } from "../helpers/process";
 
 /** Debian's Chromium (installed by `.ci/run`); browser tests skip when it is absent. */
@@ -62,4 +64,21 @@ export async function signUpWithKey(page: Page, baseUrl: string, email: string, 
   await page.waitForURL(/\/dashboard\/keys/);
   await page.getByRole("button", { name: "Create API key" }).click();
   return (await page.locator("[data-copy^='svc_sk_live_']").getAttribute("data-copy"))!;
+}
+
+/**
+ * An owner in Chromium on a running service: a browser and a page (dialogs accepted), signed up with an API key,
+ * and `credits` granted by the admin API. For the end-to-end escrow tests of each chain.
+ */
+export async function ownerInBrowser(
+  svc: { url: string; runtime: { database: { db: Kysely<DB> } }; admin: (method: string, route: string, body?: unknown) => Response | Promise<Response> },
+  o: { email: string; password: string; credits: number },
+) {
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  page.on("dialog", (d) => void d.accept());
+  const apiKey = await signUpWithKey(page, svc.url, o.email, o.password);
+  const user = await svc.runtime.database.db.selectFrom("users").select("account_id").where("email", "=", o.email).executeTakeFirstOrThrow();
+  await svc.admin("POST", `/admin/v1/accounts/${user.account_id}/credits`, { credits: o.credits, reason: "e2e" });
+  return { browser, page, apiKey };
 }

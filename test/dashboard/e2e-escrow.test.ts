@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { startEscrowRuntime, freshAddress, type EscrowRuntime } from "../wallets/helpers";
-import { decodeQr, hasChromium, launchBrowser, shot, signUpWithKey } from "./browser";
+import { decodeQr, hasChromium, launchBrowser, ownerInBrowser, shot } from "./browser";
 
 const EMAIL = "treasurer@example.com";
 const PASSWORD = "a long and unguessable passphrase";
@@ -30,12 +30,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: wallets, proposals, withdr
 
   beforeAll(async () => {
     e = await startEscrowRuntime({ listen: true });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on("dialog", (d) => void d.accept());
-    apiKey = await signUpWithKey(page, e.url, EMAIL, PASSWORD);
-    const user = await e.runtime.database.db.selectFrom("users").select("account_id").where("email", "=", EMAIL).executeTakeFirstOrThrow();
-    await e.admin("POST", `/admin/v1/accounts/${user.account_id}/credits`, { credits: 20, reason: "e2e" });
+    ({ browser, page, apiKey } = await ownerInBrowser(e, { email: EMAIL, password: PASSWORD, credits: 20 }));
   });
   afterAll(async () => {
     await browser?.close();

@@ -9,7 +9,7 @@ import { RpcProvider } from "starknet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEscrowRuntime } from "../wallets/helpers";
 import { freshFelt, withStarknet, type StarknetEscrow } from "../wallets/starknet-helpers";
-import { hasChromium, launchBrowser, shot, signUpWithKey } from "./browser";
+import { hasChromium, launchBrowser, ownerInBrowser, shot } from "./browser";
 
 const EMAIL = "stark-treasurer@example.com";
 const PASSWORD = "a long and unguessable passphrase";
@@ -26,12 +26,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: Starknet safe wallets", ()
   beforeAll(async () => {
     const base = await startEscrowRuntime({ listen: true });
     e = withStarknet(base, new RpcProvider({ nodeUrl: base.runtime.starknet!.sandbox!.url }));
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on("dialog", (d) => void d.accept());
-    apiKey = await signUpWithKey(page, e.url, EMAIL, PASSWORD);
-    const user = await e.runtime.database.db.selectFrom("users").select("account_id").where("email", "=", EMAIL).executeTakeFirstOrThrow();
-    await e.admin("POST", `/admin/v1/accounts/${user.account_id}/credits`, { credits: 20, reason: "e2e" });
+    ({ browser, page, apiKey } = await ownerInBrowser(e, { email: EMAIL, password: PASSWORD, credits: 20 }));
   });
   afterAll(async () => {
     await browser?.close();
