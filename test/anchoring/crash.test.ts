@@ -91,7 +91,9 @@ describe("kill -9 while an anchor transaction waits to be mined", () => {
     await rpcCall(rpcUrl, "anvil_dropAllTransactions", []);
     expect(await poolHashes()).toEqual([]);
     svc = await startService(env);
-    await until("the stored bytes re-broadcast", async () => (await poolHashes()).includes(b.sentHash));
+    // A kill that lands inside a worker step leaves that batch leased for the step's 60 s, so the restarted
+    // worker may have to wait the lease out before it re-sends: the bound here covers that, not a speed target.
+    await until("the stored bytes re-broadcast", async () => (await poolHashes()).includes(b.sentHash), 90_000);
     await rpcCall(rpcUrl, "evm_setAutomine", [true]);
     await rpcCall(rpcUrl, "evm_mine", []);
     const bDone = await until("B verified", async () => {

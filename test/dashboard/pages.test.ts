@@ -1,4 +1,5 @@
 /** Dashboard pages over the real app (no browser): account scoping, the playground, receipts, assets. */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestRuntime, type TestRuntime } from "../helpers/runtime";
 import { DashboardClient } from "./client";
@@ -72,7 +73,7 @@ describe("account scoping", () => {
     for (const [i, summary] of ["transfer 15 USDC to 0x1111…1111", "transfer 40 USDC to 0x2222…2222"].entries()) {
       await db
         .insertInto("verifications")
-        .values({ ...base, context: JSON.stringify(base.context), facts: JSON.stringify(base.facts), transcript: JSON.stringify(base.transcript), id: `00000000-0000-4000-8000-00000000000${i}`, request_hash: `${base.request_hash.slice(0, -1)}${i}`, source: "proposal", intent: mandate, action: JSON.stringify({ kind: "transfer", summary }), anchor_batch_id: null, anchor_leaf_index: null })
+        .values({ ...base, context: JSON.stringify(base.context), facts: JSON.stringify(base.facts), transcript: JSON.stringify(base.transcript), id: `00000000-0000-4000-8000-00000000000${i}`, request_hash: `0x${randomBytes(32).toString("hex")}`, source: "proposal", intent: mandate, action: JSON.stringify({ kind: "transfer", summary }), anchor_batch_id: null, anchor_leaf_index: null })
         .execute();
     }
     for (const page of ["/dashboard", "/dashboard/verifications"]) {
