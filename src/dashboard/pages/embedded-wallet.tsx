@@ -18,7 +18,7 @@ import { isServiceError } from "../../lib/errors";
 import { sha256Hex } from "../../lib/hashing";
 import type { DashboardContext, DashboardDeps, DashboardEnv } from "../context";
 import { escrowEnabled, limitsFromForm, RulesFormError, type RulesForm } from "../escrow";
-import { CsrfField, Notice } from "../views/components";
+import { CsrfField, Notice, PostButton } from "../views/components";
 import { render, seeOther } from "../views/render";
 import { LimitFields } from "./wallets";
 
@@ -62,12 +62,7 @@ export function EmbeddedDecide(p: { csrf: string; id: string; address: string })
         <button type="button" class="btn" data-embedded-send={p.id} data-wallet={p.address}>
           Confirm in your wallet
         </button>
-        <form method="post" action={`/dashboard/proposals/${p.id}/reject`}>
-          <CsrfField token={p.csrf} />
-          <button type="submit" class="btn-secondary">
-            Reject
-          </button>
-        </form>
+        <PostButton action={`/dashboard/proposals/${p.id}/reject`} csrf={p.csrf} class="btn-secondary" label="Reject" />
       </div>
       <p class="help">
         Arbiter re-simulates and re-checks it, then your wallet asks you to sign and send exactly this transaction from {p.address}. Arbiter records it only

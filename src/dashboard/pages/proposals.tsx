@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { isServiceError } from "../../lib/errors";
 import type { DashboardContext, DashboardDeps, DashboardEnv } from "../context";
 import type { ProposalFull, Wallet } from "../escrow";
-import { Copy, CsrfField, Empty, ExternalLink, Field, Notice, Status, Time, Verdict } from "../views/components";
+import { Copy, Empty, ExternalLink, Field, Notice, PostButton, Status, Time, Verdict } from "../views/components";
 import { usd } from "../views/format";
 import { noticeFrom, render, seeOther } from "../views/render";
 import { ChangeList, Countdown } from "./escrow-widgets";
@@ -12,18 +12,8 @@ import { EmbeddedDecide } from "./embedded-wallet";
 function Decide(p: { csrf: string; id: string }) {
   return (
     <div class="row">
-      <form method="post" action={`/dashboard/proposals/${p.id}/confirm`} data-confirm="Confirm and send this transaction now? It is re-simulated and re-checked against the limits first.">
-        <CsrfField token={p.csrf} />
-        <button type="submit" class="btn">
-          Confirm and send
-        </button>
-      </form>
-      <form method="post" action={`/dashboard/proposals/${p.id}/reject`}>
-        <CsrfField token={p.csrf} />
-        <button type="submit" class="btn-secondary">
-          Reject
-        </button>
-      </form>
+      <PostButton action={`/dashboard/proposals/${p.id}/confirm`} csrf={p.csrf} class="btn" label="Confirm and send" confirm="Confirm and send this transaction now? It is re-simulated and re-checked against the limits first." />
+      <PostButton action={`/dashboard/proposals/${p.id}/reject`} csrf={p.csrf} class="btn-secondary" label="Reject" />
     </div>
   );
 }

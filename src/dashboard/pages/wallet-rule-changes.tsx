@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import type { RuleChange, WhoMayLoosen } from "../../wallets/rule-changes";
-import { CsrfField, Status, Time } from "../views/components";
+import { CsrfField, PostButton, Status, Time } from "../views/components";
 import { seeOther } from "../views/render";
 import { Countdown } from "./escrow-widgets";
 
@@ -69,18 +69,8 @@ export function PendingRuleChanges(p: { csrf: string; walletId: string; items: R
           </p>
           <Changes c={c} />
           <div class="row">
-            <form method="post" action={`/dashboard/wallets/${p.walletId}/rule-changes/${c.id}/approve`} data-confirm="Approve and loosen this wallet's rules?">
-              <CsrfField token={p.csrf} />
-              <button type="submit" class="btn-danger">
-                Approve and loosen
-              </button>
-            </form>
-            <form method="post" action={`/dashboard/wallets/${p.walletId}/rule-changes/${c.id}/reject`}>
-              <CsrfField token={p.csrf} />
-              <button type="submit" class="btn-secondary">
-                Reject
-              </button>
-            </form>
+            <PostButton action={`/dashboard/wallets/${p.walletId}/rule-changes/${c.id}/approve`} csrf={p.csrf} class="btn-danger" label="Approve and loosen" confirm="Approve and loosen this wallet's rules?" />
+            <PostButton action={`/dashboard/wallets/${p.walletId}/rule-changes/${c.id}/reject`} csrf={p.csrf} class="btn-secondary" label="Reject" />
           </div>
         </div>
       ))}

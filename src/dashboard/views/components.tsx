@@ -85,3 +85,15 @@ export function ExternalLink(p: { href: string; children: Child }) {
     </a>
   );
 }
+
+/** A one-button form that POSTs to `action` with the session's CSRF token; `confirm` asks first (app.js). */
+export function PostButton(p: { action: string; csrf: string; label: string; class: string; confirm?: string }) {
+  return (
+    <form method="post" action={p.action} data-confirm={p.confirm}>
+      <CsrfField token={p.csrf} />
+      <button type="submit" class={p.class}>
+        {p.label}
+      </button>
+    </form>
+  );
+}
