@@ -81,36 +81,45 @@ export async function executeProposal(deps: ProposalsDeps, id: string, from: "ve
   await sendAndSettle(deps, chain, { id, walletId: wallet.id, raw: signed.raw, hash: signed.hash, nonce: signed.sequence }, chain.receiptTimeoutMs);
 }
 
-/** Records a final state (idempotent: only an `executing` proposal moves). */
+/**
+ * Records a final state (idempotent: only an `executing` proposal moves). Returns the move this call made,
+ * null when it made none (not final yet, or another sweep or the sending request settled it first): a
+ * caller counts only its own moves, so two sweeps over one row report it once.
+ */
 export async function settle(deps: ProposalsDeps, id: string, hash: string, s: TransactionState): Promise<"executed" | "failed" | null> {
   const now = deps.clock.now();
   if (s.state === "succeeded") {
-    if (await transition(deps.db, id, "executing", "executed", now, { cap_at: now, error: null })) deps.logger.info({ proposalId: id, txHash: hash }, "proposal executed");
+    if (!(await transition(deps.db, id, "executing", "executed", now, { cap_at: now, error: null }))) return null;
+    deps.logger.info({ proposalId: id, txHash: hash }, "proposal executed");
     return "executed";
   }
   if (s.state === "reverted") {
-    await transition(deps.db, id, "executing", "failed", now, { error: `reverted on chain: ${s.reason}` });
+    if (!(await transition(deps.db, id, "executing", "failed", now, { error: `reverted on chain: ${s.reason}` }))) return null;
     deps.logger.warn({ proposalId: id, txHash: hash }, "proposal transaction reverted on chain");
     return "failed";
   }
   return null;
 }
 
-/** The node refused the bytes for good: fail the proposal and give the sequence back if nothing used it since. */
-export async function failRejected(deps: ProposalsDeps, s: { id: string; walletId: string; nonce: number | null }, reason: string): Promise<void> {
-  await deps.db.transaction().execute(async (tx) => {
+/** The node refused the bytes for good: fail the proposal and give the sequence back if nothing used it since. True when this call failed it. */
+export async function failRejected(deps: ProposalsDeps, s: { id: string; walletId: string; nonce: number | null }, reason: string): Promise<boolean> {
+  const moved = await deps.db.transaction().execute(async (tx) => {
     await lockWallet(tx, s.walletId);
-    if (await transition(tx, s.id, "executing", "failed", deps.clock.now(), { error: `the node refused the transaction: ${reason}`.slice(0, 500) })) {
-      // Only when nothing was signed after it (next_nonce is still just past this transaction's sequence numbers).
-      if (s.nonce !== null) await tx.updateTable("wallets").set({ next_nonce: s.nonce }).where("id", "=", s.walletId).where("next_nonce", "in", [s.nonce + 1, s.nonce + 2]).execute();
-    }
+    if (!(await transition(tx, s.id, "executing", "failed", deps.clock.now(), { error: `the node refused the transaction: ${reason}`.slice(0, 500) }))) return false;
+    // Only when nothing was signed after it (next_nonce is still just past this transaction's sequence numbers).
+    if (s.nonce !== null) await tx.updateTable("wallets").set({ next_nonce: s.nonce }).where("id", "=", s.walletId).where("next_nonce", "in", [s.nonce + 1, s.nonce + 2]).execute();
+    return true;
   });
-  deps.logger.warn({ proposalId: s.id, reason }, "proposal transaction refused by the node");
+  if (moved) deps.logger.warn({ proposalId: s.id, reason }, "proposal transaction refused by the node");
+  return moved;
 }
 
 export async function sendAndSettle(deps: ProposalsDeps, chain: ChainAdapter, s: { id: string; walletId: string; raw: string; hash: string; nonce: number | null }, timeoutMs: number): Promise<void> {
   const out = await chain.broadcast({ raw: s.raw, hash: s.hash });
-  if (out.kind === "rejected") return failRejected(deps, s, out.reason);
+  if (out.kind === "rejected") {
+    await failRejected(deps, s, out.reason);
+    return;
+  }
   if (out.kind === "unknown") {
     deps.logger.warn({ proposalId: s.id, reason: out.reason }, "broadcast outcome unknown; reconcile will settle it");
     return;

@@ -65,7 +65,8 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
         if (now?.status !== "executing") return;
         const found = await chain.lookup({ hash, raw: signedTx, address: p.address, sequence: p.nonce });
         if (found.state === "succeeded" || found.state === "reverted") {
-          report[(await settle(deps, p.id, hash, found)) === "executed" ? "executed" : "failed"]++;
+          const settled = await settle(deps, p.id, hash, found);
+          if (settled) report[settled]++;
           return;
         }
         if (found.state === "pending") {
@@ -78,8 +79,7 @@ export async function reconcile(deps: ProposalsDeps, opts: { minAgeMs?: number; 
         }
         const out = await chain.broadcast({ raw: signedTx, hash });
         if (out.kind === "rejected") {
-          await failRejected(deps, { id: p.id, walletId: p.wallet_id, nonce: p.nonce }, out.reason);
-          report.failed++;
+          if (await failRejected(deps, { id: p.id, walletId: p.wallet_id, nonce: p.nonce }, out.reason)) report.failed++;
         } else {
           report.rebroadcast++;
           logger.info({ proposalId: p.id, txHash: hash, outcome: out.kind }, "re-broadcast a stored transaction");
