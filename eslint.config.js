@@ -9,6 +9,8 @@ import tseslint from "typescript-eslint";
  * - capabilities (every src folder but the transports and the composition root) never import a transport:
  *   src/http, src/mcp, src/dashboard; the composition root (src/deps.ts, ...) wires routes and tools;
  * - transports and the dashboard never import src/chains/<family>: they see chains through the port;
+ * - the API transports (src/http, src/mcp) never import the dashboard: what both need (client IP, auth
+ *   services) lives in a neutral module or a capability;
  * - the escrow core (src/proposals, src/wallets) neither: it chooses the adapter from the wallet's chain.
  *
  * Flat config does not merge a rule's options across blocks (the last block wins), so each file group below
@@ -24,6 +26,10 @@ const FAMILY = {
   regex: "^(\\.\\./)+chains/(evm|solana|starknet)(/|$)",
   message: "Go through the chain port (src/chains/port.ts, src/chains/types.ts): only the composition root and chain-specific capabilities import src/chains/<family>.",
 };
+const DASHBOARD = {
+  regex: "^(\\.\\./)+dashboard(/|$)",
+  message: "The API transports (src/http, src/mcp) never import the dashboard: move what both need to a neutral module (e.g. src/lib/client-ip.ts) or a capability.",
+};
 const restrict = (...patterns) => ({
   "no-restricted-imports": ["error", { patterns }],
   // import("viem") at run time is an import too.
@@ -31,7 +37,8 @@ const restrict = (...patterns) => ({
 });
 
 const FAMILIES = ["src/chains/evm/**", "src/chains/solana/**", "src/chains/starknet/**"];
-const TRANSPORTS = ["src/http/**", "src/mcp/**", "src/dashboard/**"];
+const API_TRANSPORTS = ["src/http/**", "src/mcp/**"];
+const TRANSPORTS = [...API_TRANSPORTS, "src/dashboard/**"];
 const COMPOSITION_ROOT = ["src/deps.ts", "src/services.ts", "src/server.ts", "src/main.ts", "src/cli.ts"];
 /** Chain-specific capabilities that use an SDK directly today. */
 const SDK_ALLOWED = [
@@ -50,7 +57,8 @@ const EMBEDDED_EVM = ["src/wallets/custody/embedded-siwe.ts", "src/wallets/custo
 const layering = [
   { files: ["src/**/*.{ts,tsx}"], ignores: [...FAMILIES, ...TRANSPORTS, ...COMPOSITION_ROOT, ...SDK_ALLOWED, ...ESCROW_CORE], rules: restrict(SDK, TRANSPORT) },
   { files: FAMILIES, rules: restrict(TRANSPORT) },
-  { files: TRANSPORTS, rules: restrict(SDK, FAMILY) },
+  { files: API_TRANSPORTS, rules: restrict(SDK, FAMILY, DASHBOARD) },
+  { files: ["src/dashboard/**"], rules: restrict(SDK, FAMILY) },
   { files: COMPOSITION_ROOT, rules: restrict(SDK) },
   { files: SDK_ALLOWED, rules: restrict(TRANSPORT) },
   { files: ESCROW_CORE, ignores: EMBEDDED_EVM, rules: restrict(SDK, TRANSPORT, FAMILY) },

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseTrustedProxies } from "./http/client-ip";
+import { parseTrustedProxies } from "./lib/client-ip";
 
 /**
  * Every setting comes from the environment and is validated once here; a bad value stops start-up with a
@@ -151,7 +151,7 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
   /**
    * Reverse proxies / load balancers (comma-separated CIDRs or addresses) whose X-Forwarded-For is believed
-   * for the client address of per-IP throttles (src/http/client-ip.ts). Unset: the socket's peer.
+   * for the client address of per-IP throttles (src/lib/client-ip.ts). Unset: the socket's peer.
    */
   TRUSTED_PROXIES: z.string().optional(),
   /** Requests per minute per API key, OAuth token or top-up code on /api/v1 and /api/mcp; 0 = no limit. */

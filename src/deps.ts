@@ -22,7 +22,7 @@ import { createAnchoring, type Anchoring } from "./anchoring/service";
 import { anchorChainFor } from "./chains/evm/anchor";
 import type { AnchorReader } from "./verification/service";
 import { createApp } from "./http/app";
-import { parseTrustedProxies } from "./http/client-ip";
+import { parseTrustedProxies } from "./lib/client-ip";
 import { createRateLimitStore } from "./rate-limits";
 import { withAdvisoryLock } from "./db/claim";
 import { watchMemoryPressure } from "./observability/memory-pressure";

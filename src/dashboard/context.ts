@@ -25,6 +25,3 @@ export interface DashboardDeps {
   /** The judge key's address: receipts are checked against it. */
   judgeAddress: string;
 }
-
-/** The client address for rate limits: the socket's peer, or per TRUSTED_PROXIES (src/http/client-ip.ts). */
-export { clientIp } from "../http/client-ip";

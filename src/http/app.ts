@@ -6,7 +6,7 @@ import { errorResponse } from "./errors";
 import { requireApiKey } from "./auth";
 import { deferredRateLimit, rateLimit } from "./rate-limit";
 import type { RateLimiter } from "../rate-limits/types";
-import { clientAddress, type TrustedProxies } from "./client-ip";
+import { clientAddress, type TrustedProxies } from "../lib/client-ip";
 import { bodyLimit } from "./body-limit";
 
 /** A 4 MB base64 STRK20 proof plus its facts, calldata and the JSON around them. */

@@ -76,9 +76,28 @@ describe("capabilities never import a transport", () => {
 
   it("the transports, and the composition root that wires them, may", async () => {
     expect(await layeringErrors("src/mcp/auth.ts", importing("../http/auth"))).toEqual([]);
-    expect(await layeringErrors("src/http/routes/oauth.ts", importing("../../dashboard/context"))).toEqual([]);
+    expect(await layeringErrors("src/dashboard/pages/auth.tsx", importing("../../http/errors"))).toEqual([]);
     expect(await layeringErrors("src/deps.ts", importing("./http/routes/swap"))).toEqual([]);
     expect(await layeringErrors("src/deps.ts", importing("./chains/evm/adapter"))).toEqual([]);
+  });
+});
+
+describe("the API transports never import the dashboard", () => {
+  it.each([
+    ["src/http/routes/oauth.ts", "../../dashboard/context"],
+    ["src/http/app.ts", "../dashboard"],
+    ["src/http/routes/wallets.ts", "../../dashboard/auth/service"],
+    ["src/mcp/tools/proposals.ts", "../../dashboard/escrow"],
+  ])("%s importing %s fails", async (file, from) => {
+    const errors = await layeringErrors(file, importing(from));
+    expect(errors).toEqual([expect.stringMatching(/^no-restricted-imports: .*never import the dashboard/)]);
+  });
+
+  it("the neutral client-IP module is open to both, and the other API rules still hold there", async () => {
+    expect(await layeringErrors("src/http/routes/oauth.ts", importing("../../lib/client-ip"))).toEqual([]);
+    expect(await layeringErrors("src/dashboard/pages/auth.tsx", importing("../../lib/client-ip"))).toEqual([]);
+    expect(await layeringErrors("src/http/routes/oauth.ts", importing("viem"))).toEqual([expect.stringMatching(/Chain SDKs belong/)]);
+    expect(await layeringErrors("src/http/routes/oauth.ts", importing("../../chains/evm/adapter"))).toEqual([expect.stringMatching(/Go through the chain port/)]);
   });
 });
 
@@ -104,7 +123,7 @@ describe("transports, the dashboard and the escrow core go through the chain por
 
 describe("the files moved out of the way stay clean", () => {
   it("the former breaches lint without a layering error", { timeout: 60_000 }, async () => {
-    const files = ["src/swaps/wiring.ts", "src/oauth/model.ts", "src/oauth/service.ts", "src/wallets/custody/embedded-siwe.ts", "src/wallets/custody/embedded-confirm.ts", "src/lib/hashing.ts", "src/lib/keccak.ts", "src/deps.ts"];
+    const files = ["src/http/routes/oauth.ts", "src/swaps/wiring.ts", "src/oauth/model.ts", "src/oauth/service.ts", "src/wallets/custody/embedded-siwe.ts", "src/wallets/custody/embedded-confirm.ts", "src/lib/hashing.ts", "src/lib/keccak.ts", "src/deps.ts"];
     const results = await eslint.lintFiles(files);
     expect(results).toHaveLength(files.length);
     const layering = results.flatMap((r) => r.messages.filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "no-restricted-syntax").map((m) => `${r.filePath}: ${m.message}`));

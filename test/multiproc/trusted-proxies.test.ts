@@ -1,12 +1,12 @@
 /**
- * TRUSTED_PROXIES (src/http/client-ip.ts): X-Forwarded-For decides the client address of per-IP throttles
+ * TRUSTED_PROXIES (src/lib/client-ip.ts): X-Forwarded-For decides the client address of per-IP throttles
  * only when the socket's peer is a trusted proxy. Through a real listening server (the peer is 127.0.0.1):
  * with the proxy trusted, 21 OAuth registrations from 21 forwarded clients all succeed while one client is
  * still throttled at 20; without it, the header is ignored (a client cannot dodge its throttle by sending one).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config";
-import { parseTrustedProxies, resolveClientIp } from "../../src/http/client-ip";
+import { parseTrustedProxies, resolveClientIp } from "../../src/lib/client-ip";
 import { REGISTRATIONS_PER_IP } from "../../src/oauth/clients";
 import { listen } from "../../src/server";
 import { startTestRuntime, type TestRuntime } from "../helpers/runtime";

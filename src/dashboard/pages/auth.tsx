@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { isServiceError, type ServiceError } from "../../lib/errors";
-import { clientIp, type DashboardContext, type DashboardDeps, type DashboardEnv } from "../context";
+import { clientIp } from "../../lib/client-ip";
+import type { DashboardContext, DashboardDeps, DashboardEnv } from "../context";
 import { preSessionToken, setSessionCookie } from "../auth/cookies";
 import { preSessionCsrf } from "../security";
 import { PASSWORD_MIN } from "../auth/password";

@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv, RouteDeps } from "../types";
-import { clientIp } from "../../dashboard/context";
+import { clientIp } from "../../lib/client-ip";
 import { invalidClient, invalidRequest, OAuthError } from "../../oauth/errors";
 import { OAUTH_PATHS } from "../../oauth/metadata";
 import type { OAuthService } from "../../oauth/service";

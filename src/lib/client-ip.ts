@@ -8,6 +8,9 @@
  * Otherwise the `X-Forwarded-For` entries are read from the right (the entry the nearest proxy appended)
  * skipping trusted proxies; the first untrusted entry is the client. A malformed entry stops the walk and
  * the last trusted hop is used, so garbage cannot pick an arbitrary bucket.
+ *
+ * It lives outside the transports because both the API (src/http) and the dashboard throttle per client:
+ * the HTTP app mounts `clientAddress` once, and either side reads the result with `clientIp(c)`.
  */
 import { BlockList, isIP } from "node:net";
 import type { Context, MiddlewareHandler } from "hono";
