@@ -1,7 +1,7 @@
 /**
  * Instruction decoders for the programs payment and trading agents use on Solana: System transfers, SPL
  * Token (transfer, transferChecked, approve, setAuthority, closeAccount, burn), ComputeBudget, Memo, the
- * Associated Token program and Jupiter v6 routes. Memo text is untrusted: it is kept as data and flagged.
+ * Associated Token program, Jupiter v6 routes and the native Stake program (solana-stake.ts). Memo text is untrusted: it is kept as data and flagged.
  */
 import { createHash } from "node:crypto";
 import { identifySystemInstruction, getTransferSolInstructionDataDecoder, SystemInstruction } from "@solana-program/system";
@@ -12,6 +12,7 @@ import { facts, fmt, fmtUsd, type FactsInit } from "./facts";
 import { priceOf } from "./prices";
 import type { SolIx } from "./solana";
 import { u16le, u32le, u64le } from "./solana";
+import { STAKE_PROGRAM, stakeIx } from "./solana-stake";
 import { resolveMint, tokenAccountOwner } from "./tokens-solana";
 import { clip } from "./util";
 
@@ -26,6 +27,7 @@ export const PROGRAMS = {
   memoV1: "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
   ata: "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL",
   jupiter: "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4",
+  stake: STAKE_PROGRAM,
 };
 
 export interface IxScan {
@@ -201,6 +203,8 @@ export function scanInstructions(ixs: SolIx[], ctx: Ctx): IxScan {
       if (f) s.parts.push(f);
     } else if (p === PROGRAMS.jupiter) {
       s.parts.push(jupiterIx(ix, ctx, s.warnings));
+    } else if (p === PROGRAMS.stake) {
+      s.parts.push(stakeIx(ix, ctx, s.warnings));
     } else {
       s.unknownPrograms.push(p);
     }

@@ -10,7 +10,9 @@ import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
 type Ctx = Record<string, unknown> | null;
 type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
 
-const MOVING: Activity[] = ["transfer", "payment", "withdrawal", "bridge", "delegate", "swap", "redeem", "vault_withdraw", "internal_transfer"];
+// An unstake moves value only where the adapter names a destination (Solana's stake Withdraw pays a recipient);
+// one that returns the stake to the same account (no destination) has no recipient to check.
+const MOVING: Activity[] = ["transfer", "payment", "withdrawal", "bridge", "delegate", "swap", "redeem", "vault_withdraw", "internal_transfer", "unstake"];
 
 function applies(c: { activities: Activity[] }, view: ActionView): Activity[] {
   if (c.activities.length === 0) return view.activities;
@@ -73,7 +75,8 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplici
         for (const m of view.moves) vals.push(m.own ?? null);
       }
       const others = moving.filter((a) => a !== "swap" && a !== "internal_transfer");
-      if (others.length) {
+      const paysOut = view.moves.some((m) => m.to !== null);
+      if (others.length && (paysOut || others.some((a) => a !== "unstake"))) {
         const tos = view.moves.filter((m) => m.to !== null).map((m) => m.to);
         if (tos.length) vals.push(...tos);
         else if (view.recipients.length) vals.push(...view.recipients);
