@@ -6,6 +6,7 @@
  */
 import { FILLER } from "./vocab";
 import { normaliseNumbers } from "./numbers";
+import { normaliseOwnerStyles } from "./styles";
 
 export interface Refs {
   addresses: string[];
@@ -42,7 +43,7 @@ const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
-  let s = raw.replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  let s = normaliseOwnerStyles(raw).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");

@@ -13,7 +13,7 @@ export function parseMarginMode(c: Clause, st: ParseState, rule: string): void {
   scan(c, /\b(?:cross|isolated)(?=[- ]margin\s+(?:top[- ]?ups?|additions?|adjustments?|changes?|transfers?|removals?)\b)/gi, () => undefined);
   scan(
     c,
-    /\b(?:(?:only|always)\s+(?:use\s+)?(cross|isolated)(?:[- ]margin)?(?:\s+mode)?|(cross|isolated)(?:[- ]margin)?(?:\s+mode)?\s+only|(?:use|using|uses|in|on|at)\s+(cross|isolated)(?:[- ]margin)?(?:\s+mode)?|margin\s+mode\s*[:=]?\s*(?:must\s+be\s+|is\s+)?(cross|isolated))\b/gi,
+    /\b(?:(?:only|always)\s+(?:use\s+)?(cross|isolated)(?:[- ]margin)?(?:\s+mode)?|(cross|isolated)(?:[- ]margin)?(?:\s+mode)?\s+only|(?:use|using|uses|in|on|at)\s+(cross|isolated)(?:[- ]margin)?(?:\s+mode)?|margin\s+mode\s*[:=]?\s*(?:(?:must|shall|should|will)\s+(?:always\s+)?be\s+|is\s+)?(cross|isolated))\b/gi,
     (m) => {
       const mode = (m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase() as "cross" | "isolated";
       add(st, { kind: "margin_mode", mode, rule });
@@ -105,7 +105,7 @@ const TYPE_WORDS: Array<[RegExp, string[]]> = [
   [/\bFAK\b|\bfill[- ]and[- ]kill\b/gi, ["fak"]],
   [/\blimit(?=\s+orders?\b|\s+only\b|[- ]only\b|\s*\()/gi, ["limit"]],
   [/\bmarket(?=\s+orders?\b|[- ]only\b)|\b(?:at|use|using)\s+market\b(?!s)/gi, ["market"]],
-  [/\b(?:stop|trigger|stop[- ]loss|take[- ]profit)(?=\s+orders?\b)/gi, ["trigger"]],
+  [/\b(?:stop|trigger|stop[- ]loss|take[- ]profit)(?=\s+orders?\b)|\btriggers\b(?!\s+(?:at|when|if|on|above|below))/gi, ["trigger"]],
   [/\btwaps?(?=\s+orders?\b)|\bTWAPs?\b/gi, ["twap"]],
   [/\bfrontend\s?market(?=\s+orders?\b)|\bFrontendMarket\b/gi, ["market"]],
 ];
