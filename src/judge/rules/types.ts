@@ -214,6 +214,8 @@ export interface ActionView {
   notionalUsd: number | null;
   /** EVM contracts the action calls (empty when not an EVM call). */
   contracts: string[];
+  /** The address the transaction is sent from, when the raw action names one ("this wallet" in the rules). */
+  sender?: string | null;
   /** Facts the view could not establish (e.g. "the price of SOL"); each makes an ALLOW impossible. */
   gaps: string[];
   warnings: string[];

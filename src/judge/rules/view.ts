@@ -192,6 +192,8 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   if (v.activities.includes("vault_deposit") && typeof d.receiver === "string") v.beneficiaries.push(d.receiver);
   v.hosts = [...new Set([...urlsIn(d), ...urlsIn(action)])];
   v.contracts = contractsOf(f, action);
+  const from = action && typeof action === "object" ? (action as Record<string, unknown>).from : undefined;
+  v.sender = typeof from === "string" && /^0x[0-9a-fA-F]{40}$/.test(from) ? from : null;
   v.notionalUsd = f.notionalUsd;
   v.warnings = f.warnings.slice();
   return v;

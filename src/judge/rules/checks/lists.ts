@@ -5,6 +5,7 @@
  */
 import type { Activity, ActionView, Constraint, Finding, ListDim } from "../types";
 import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
+import { SENDER_REF } from "../parse/items";
 import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
 
 type Ctx = Record<string, unknown> | null;
@@ -146,12 +147,17 @@ const MEMECOINS = new Set(
   "DOGE SHIB PEPE KPEPE BONK KBONK WIF POPCAT FARTCOIN PENGU FLOKI MOG BRETT MEW GOAT PNUT TRUMP MELANIA NEIRO SPX TURBO BOME MYRO SLERF MOODENG CHILLGUY GIGA PONKE BABYDOGE".split(" "),
 );
 
-function allowedSet(c: ListC, ctx: Ctx, missing: string[]): Set<string> {
+function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null = null): Set<string> {
   const out = new Set<string>();
   const isAddr = c.dim === "recipient" || c.dim === "spender" || c.dim === "contract";
   const add = (v: string): void => void out.add(isAddr ? normAddr(v) : c.dim === "asset" ? (canonSym(v) ?? v) : norm(v));
   for (const v of c.values) add(v);
   for (const ref of c.refs ?? []) {
+    if (ref === SENDER_REF) {
+      if (sender) add(sender);
+      else missing.push("the address the transaction is sent from");
+      continue;
+    }
     const val = atPath(ctx, ref);
     if (val === undefined) missing.push(ref);
     else if (c.dim === "market") {
@@ -238,7 +244,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   const vals = valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"));
   if (vals === "n/a") return [];
   const missing: string[] = [];
-  const set = allowedSet(c, ctx, missing);
+  const set = allowedSet(c, ctx, missing, view.sender ?? null);
   const flagged = flaggedIn(c, ctx);
   const out: Finding[] = [];
   if (missing.length) out.push({ type: "unknown", message: `The rule "${c.rule}" refers to ${missing.join(", ")}, which the context does not provide.` });

@@ -166,6 +166,8 @@ export function parseSlippage(c: Clause, st: ParseState, rule: string): void {
   scan(c, /\b(?:slippage|price impact)(?:\s+tolerance)?\b/gi, () => undefined);
   // "don't accept more than 1% slippage", "never tolerate over 50 bps": a ceiling said as a refusal.
   scan(c, /\b(?:don['’]t|do not|never|won['’]t|will not|must not|should not|shouldn['’]t)\s+(?:accept|allow|tolerate|take|use|permit|eat)\s+(?:more than|over|above|beyond|anything (?:over|above|beyond|worse than))\b/gi, () => undefined);
+  // "min out can't be more than 1% under the context price", "must not be worse than 50 bps": a ceiling said of the minimum.
+  scan(c, /\b(?:can['’]t|cannot|can not|must not|mustn['’]t|should not|shouldn['’]t|may not|won['’]t|will not|is not|isn['’]t|never)\s+(?:be\s+)?(?:more|worse|lower|further)\s+than\b/gi, () => undefined);
   scan(c, /\b(?:max(?:imum)?|at most|no more than|not more than|up to|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of)?|under|below|within|less than|not (?:to )?exceed|must not exceed|or less|tolerance(?: of)?|set to|of)\b/gi, () => undefined);
   scan(c, minOut, () => undefined);
   add(st, { kind: "slippage_cap", bps: Math.min(...figures), rule });

@@ -69,7 +69,9 @@ function labelPrefixEnd(text: string): number {
   }
   {
     const words = labelText(text).trim().split(/\s+/).map((w) => w.replace(/[^\w-]+$/, ""));
-    if (words.length <= 8 && words.some((w) => ROLE_NOUNS.has(w.toLowerCase())) && !LABEL_DANGER.test(labelText(text))) return text.length;
+    // "Output goes back to this wallet": a sentence that sends something somewhere is a rule, not a name.
+    const sendsTo = /\b(?:goes|go|going|flows?|sent|paid|returned|delivered|credited|comes|come|back)\s+(?:\w+\s+)?(?:to|into)\b/i.test(labelText(text));
+    if (words.length <= 8 && words.some((w) => ROLE_NOUNS.has(w.toLowerCase())) && !sendsTo && !LABEL_DANGER.test(labelText(text))) return text.length;
   }
   return -1;
 }

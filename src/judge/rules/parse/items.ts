@@ -59,6 +59,9 @@ export function emptyItems(): Items {
   };
 }
 
+/** A recipient list entry meaning "the wallet this action is sent from" (the transaction's own `from`). */
+export const SENDER_REF = "@sender";
+
 const push = <T>(xs: T[], x: T): void => {
   if (!xs.includes(x)) xs.push(x);
 };
@@ -177,6 +180,12 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   // "withdraw to it", "for this address": the owner's own wallet named in the label, when there is one.
   scan(c, /\b(to|into|for|back to|on behalf of)\s+(?:it|itself|this (?:address|wallet|account|safe|vault)|the same (?:address|wallet|account)|ourselves|us|them|they)\b/gi, (m) => {
     if (mode === "label") return false;
+    // "whatever comes out goes back to this wallet" with no address of its own in the intent: the wallet the
+    // action is sent from (SENDER_REF, resolved by the checks from the transaction itself, never from context).
+    if (st.self.length === 0 && /^(?:to|into|back to)$/i.test(m[1]) && /\bthis (?:address|wallet|account|safe|vault)|the same (?:address|wallet|account)/i.test(m[0])) {
+      push(it.recipientRefs, SENDER_REF);
+      return;
+    }
     if (st.self.length !== 1 || /them|they/i.test(m[0])) {
       st.unknown.push(`Not understood: who "${m[0]}" refers to.`);
       return;

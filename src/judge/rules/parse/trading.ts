@@ -212,6 +212,9 @@ const SYM_LIST = String.raw`[A-Za-z][A-Za-z0-9]{0,9}(?:\s*(?:,|\/|\bor\b|\band\b
 const DIRECTION_RES: Array<{ re: RegExp; sellFirst: boolean }> = [
   // "swap WETH to USDC", "convert ETH into USDC", "sell SOL for USDC", "rotate from USDT to USDC"
   { re: new RegExp(String.raw`\b(?:swap|swaps|swapping|convert|converting|exchange|exchanging|sell|sells|selling|rotate|rotating|trade|trading)\s+(?:only\s+)?(?:from\s+)?(${SYM_LIST})\s+(?:to|into|for)\s+(${SYM_LIST})\b`, "gi"), sellFirst: true },
+  // "USDC in, ETH or WETH out", "input USDC, output WETH": what goes in is sold, what comes out is bought
+  { re: new RegExp(String.raw`\b(${SYM_LIST})\s+in\s*(?:,|;|and|->|→|\/)?\s*(${SYM_LIST})\s+out\b`, "gi"), sellFirst: true },
+  { re: new RegExp(String.raw`\binput\s*[:=]?\s*(${SYM_LIST})\s*(?:,|;|and|->|→|\/)?\s*output\s*[:=]?\s*(${SYM_LIST})\b`, "gi"), sellFirst: true },
   // "buy SOL with USDC", "buy ETH using USDT"
   { re: new RegExp(String.raw`\b(?:buy|buys|buying|purchase|acquire)\s+(?:only\s+)?(${SYM_LIST})\s+(?:with|using|for)\s+(${SYM_LIST})\b`, "gi"), sellFirst: false },
 ];

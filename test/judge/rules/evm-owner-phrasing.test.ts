@@ -1,0 +1,85 @@
+/**
+ * How owners of EVM wallets word swap rules: a minimum-output ceiling said as "can't be more than X% under",
+ * a direction written as "<token> in, <token> out", and the output sent "back to this wallet" when the intent
+ * gives no address of its own (the wallet the transaction is sent from). Each is probed on the side it must stop.
+ */
+import { describe, expect, it } from "vitest";
+import { parseIntent } from "../../../src/judge/rules/parse/index";
+import type { Facts } from "../../../src/venues/types";
+import { facts, verdict } from "./helpers";
+
+const readings = (intent: string) => parseIntent(intent).clauses.map((c) => c.reading);
+const ME = "0x5555555555555555555555555555555555555555";
+const OTHER = "0x6666666666666666666666666666666666666666";
+const swap = (sell: string, buy: string, o: { usd?: number; bps?: number; recipient?: string | null } = {}): Facts =>
+  facts({
+    venue: "uniswap",
+    chain: "base",
+    chainId: 8453,
+    actionFamily: "swap",
+    actionType: "exactInputSingle",
+    swap: { sell: { asset: sell, amount: "1", usd: o.usd ?? 400 }, buy: { asset: buy, amount: null, minAmount: null, usd: null }, slippageBps: o.bps ?? 30, recipient: o.recipient === undefined ? ME : o.recipient },
+    assets: [sell, buy],
+    notionalUsd: o.usd ?? 400,
+  });
+const tx = (from: string | null) => ({ chainId: 8453, ...(from ? { from } : {}), to: "0x2626664c2603336E57B271c5C0b26F421741e481", value: "0", data: "0x04e45aaf" });
+
+describe("a minimum-output ceiling said as a refusal of the minimum", () => {
+  const I = "Rebalancer on Base: trade cbBTC and USDC. The minimum received must not be worse than 0.8% below the quoted price.";
+
+  it("is read as a slippage cap, nothing left unread", () => {
+    expect(readings(I)).not.toContain("not understood");
+    expect(parseIntent(I).constraints).toContainEqual(expect.objectContaining({ kind: "slippage_cap", bps: 80 }));
+  });
+
+  it("allows a swap inside it and blocks one past it", () => {
+    expect(verdict(I, swap("USDC", "CBBTC", { bps: 80 }), null, { action: tx(ME) })).toBe("ALLOW");
+    expect(verdict(I, swap("USDC", "CBBTC", { bps: 81 }), null, { action: tx(ME) })).toBe("BLOCK");
+  });
+
+  it("'min out cannot be more than 2% under market' reads the same way", () => {
+    const J = "Swap DAI and USDC on Base. min out cannot be more than 2% under market.";
+    expect(readings(J)).not.toContain("not understood");
+    expect(verdict(J, swap("DAI", "USDC", { bps: 250 }), null, { action: tx(ME) })).toBe("BLOCK");
+  });
+});
+
+describe("a direction written as '<token> in, <token> out'", () => {
+  const I = "Swaps on Base: DAI in, USDC out. Nothing else.";
+
+  it("is a swap direction", () => {
+    expect(readings(I)).not.toContain("not understood");
+    expect(parseIntent(I).constraints).toContainEqual(expect.objectContaining({ kind: "swap_direction", sell: ["DAI"], buy: ["USDC"] }));
+  });
+
+  it("allows the named way and blocks the reverse", () => {
+    expect(verdict(I, swap("DAI", "USDC"), null, { action: tx(ME) })).toBe("ALLOW");
+    expect(verdict(I, swap("USDC", "DAI"), null, { action: tx(ME) })).toBe("BLOCK");
+  });
+
+  it("'input: WETH, output: USDC' too", () => {
+    const J = "Base swaps only. input: WETH, output: USDC.";
+    expect(verdict(J, swap("USDC", "WETH"), null, { action: tx(ME) })).toBe("BLOCK");
+  });
+});
+
+describe("output sent back to 'this wallet' when the intent names no address", () => {
+  const I = "Swap USDC to WETH on Base. Proceeds go back to this wallet.";
+
+  it("is a rule, not a label", () => {
+    expect(parseIntent(I).constraints).toContainEqual(expect.objectContaining({ kind: "allow", dim: "recipient" }));
+  });
+
+  it("allows output to the sending wallet and blocks output anywhere else", () => {
+    expect(verdict(I, swap("USDC", "WETH", { recipient: ME }), null, { action: tx(ME) })).toBe("ALLOW");
+    expect(verdict(I, swap("USDC", "WETH", { recipient: OTHER }), null, { action: tx(ME) })).toBe("BLOCK");
+  });
+
+  it("never allows when the transaction does not say who sends it", () => {
+    expect(verdict(I, swap("USDC", "WETH", { recipient: ME }), null, { action: tx(null) })).not.toBe("ALLOW");
+  });
+
+  it("a context 'wallet' naming another address does not redirect it", () => {
+    expect(verdict(I, swap("USDC", "WETH", { recipient: OTHER }), { wallet: OTHER }, { action: tx(ME) })).toBe("BLOCK");
+  });
+});
