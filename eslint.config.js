@@ -39,7 +39,7 @@ const restrict = (...patterns) => ({
 const FAMILIES = ["src/chains/evm/**", "src/chains/solana/**", "src/chains/starknet/**"];
 const API_TRANSPORTS = ["src/http/**", "src/mcp/**"];
 const TRANSPORTS = [...API_TRANSPORTS, "src/dashboard/**"];
-const COMPOSITION_ROOT = ["src/deps.ts", "src/services.ts", "src/server.ts", "src/main.ts", "src/cli.ts"];
+const COMPOSITION_ROOT = ["src/deps.ts", "src/composition/**", "src/services.ts", "src/server.ts", "src/main.ts", "src/cli.ts"];
 /** Chain-specific capabilities that use an SDK directly today. */
 const SDK_ALLOWED = [
   "src/sandbox/**", // the sandbox EVM chain itself: anvil, deployed contracts, faucet, the self-service x402 demo client

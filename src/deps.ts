@@ -17,7 +17,6 @@ import type { Judge } from "./judge/types";
 import { loadJudgeKey, type JudgeAccount } from "./receipts/judge-key";
 import { loadJudgeDocument } from "./receipts/judge-history";
 import type { JudgeDocument } from "./receipts/judge-identity";
-import { judgeIdentityMount } from "./http/routes/judge-identity";
 import { createAnchoring, type Anchoring } from "./anchoring/service";
 import { anchorChainFor } from "./chains/evm/anchor";
 import type { AnchorReader } from "./verification/service";
@@ -30,45 +29,29 @@ import type { AppEnv } from "./http/types";
 import type { Services } from "./services";
 import { createMcpToolRegistry, type McpToolRegistry } from "./mcp/registry";
 import { CORE_TOOLS } from "./mcp/tools";
-import { mcpMount } from "./mcp/routes";
 import { MCP_PATH } from "./mcp/auth";
 import { createDashboardAuth } from "./dashboard/auth/service";
-import { dashboardMount } from "./dashboard";
-import { claimLinkAdminMount } from "./dashboard/admin";
 import { randomBytes } from "node:crypto";
-import { startChain, type ChainRuntime } from "./chains/evm/start";
-import { startStarknet, type StarknetRuntime } from "./chains/starknet/start";
-import { starknetExplorerView } from "./chains/starknet/explorer-view";
-import { NATIVE } from "./chains/types";
 import { createEscrow } from "./wallets/escrow";
 import { MasterKey } from "./wallets/custody/envelope";
-import { createEvmKeystoreSigner } from "./chains/evm/custody";
-import { createEvmAdapter } from "./chains/evm/adapter";
-import { evmExplorerView } from "./chains/evm/explorer";
-import { createChainRegistry } from "./chains/port";
 import { createStrk20Service } from "./strk20/service";
 import { STRK20_TOOLS } from "./mcp/tools/strk20";
-import { envelopeVault } from "./wallets/custody/vault";
-import { sandboxExplorerRoutes, walletAdminMount, walletRoutes } from "./http/routes/wallets";
 import { WALLET_TOOLS } from "./mcp/tools/wallets";
 import { PROPOSAL_TOOLS } from "./mcp/tools/proposals";
 import { chooseTopupRails, createTopupService, type TopupService } from "./credits/topup";
-import { topupMount } from "./http/routes/topup";
-import { sandboxAdminMount } from "./http/routes/sandbox-admin";
 import { createSandboxSelfService } from "./sandbox/self-service";
-import { solanaExplorerRoutes } from "./http/routes/solana-explorer";
-import { explorerHtmlPages } from "./dashboard/explorer-page";
-import { startSolana, type SolanaRuntime } from "./chains/solana/start";
-import { solanaExplorerView } from "./chains/solana/explorer-view";
 import { createTopupCreditsTool } from "./mcp/tools/topup";
 import { createTrading } from "./swaps/wiring";
-import { swapRoutes } from "./http/routes/swap";
 import { createSwapTools } from "./mcp/tools/swaps";
 import { createPayX402Tool } from "./mcp/tools/pay-x402";
 import { createOAuthService } from "./oauth/service";
-import { oauthMount } from "./http/routes/oauth";
 import { createWebhookService } from "./webhooks/service";
 import { createInsightsService } from "./insights/service";
+import type { ChainRuntime } from "./chains/evm/start";
+import type { StarknetRuntime } from "./chains/starknet/start";
+import type { SolanaRuntime } from "./chains/solana/start";
+import { startChains } from "./composition/chains";
+import { appMounts } from "./composition/mounts";
 
 /** Secrets and values never written to logs. */
 export const LOG_REDACT = [
@@ -187,10 +170,11 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     });
     const heartbeats = createHeartbeatService({ db, clock, staleMs: config.TRADER_STALE_MS });
 
-    // Escrow wallets: the Base chain (sandbox anvil in DATA_DIR, or BASE_RPC_URL), the local keystore
-    // custodian (keys sealed with MASTER_KEY or DATA_DIR/master-key, mode 0600), wallets and proposals.
-    const chain = await startChain(config, { clock, logger: logger.child({ component: "anvil" }) });
-    if (chain) cleanups.unshift(() => chain.stop());
+    // Escrow wallets: the chains (src/composition/chains.ts), the local keystore custodian (keys sealed with
+    // MASTER_KEY or DATA_DIR/master-key, mode 0600), wallets and proposals.
+    const masterKey = new MasterKey(config.MASTER_KEY ?? loadOrCreateSecretFile(config.DATA_DIR, "master-key", () => randomBytes(32).toString("hex")));
+    const wired = await startChains(config, { db, clock, logger, masterKey, cleanups });
+    const { chain, solana, starknet, keystore, chains } = wired;
     const anchorChain = anchorChainFor(config, chain);
     if (anchorChain.reason && config.ANCHORING !== false && chain) logger.warn({ reason: anchorChain.reason }, "receipt anchoring is off");
     const anchorWorker = createAnchoring({
@@ -207,51 +191,6 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
     });
     anchoring = anchorWorker;
     cleanups.unshift(() => anchorWorker.stop());
-    const masterKey = new MasterKey(config.MASTER_KEY ?? loadOrCreateSecretFile(config.DATA_DIR, "master-key", () => randomBytes(32).toString("hex")));
-    // Solana (docs/wallets.md): SOLANA_RPC_URL, else the litesvm sandbox cluster under DATA_DIR/sandbox/solana.
-    const solana = await startSolana({
-      sandbox: config.sandbox,
-      dataDir: config.DATA_DIR,
-      publicUrl: config.PUBLIC_URL,
-      vault: envelopeVault(masterKey),
-      rpcUrl: config.SOLANA_RPC_URL,
-      wsUrl: config.SOLANA_WS_URL,
-      sandboxPort: config.SOLANA_SANDBOX_RPC_PORT,
-      logger: logger.child({ component: "solana" }),
-    });
-    if (solana) cleanups.unshift(() => solana.stop());
-    const starknet = await startStarknet({
-      sandbox: config.sandbox && !config.STARKNET_RPC_URL,
-      rpcUrl: config.STARKNET_RPC_URL,
-      dataDir: config.DATA_DIR,
-      publicUrl: config.PUBLIC_URL,
-      vault: envelopeVault(masterKey),
-      keyRefOf: async (walletId) => (await db.selectFrom("wallets").select("key_ref").where("id", "=", walletId).where("chain", "=", "starknet").executeTakeFirst())?.key_ref ?? null,
-      now: () => clock.now(),
-      // Production: the Base chain's price port (Chainlink over BASE_RPC_URL) for the assets both chains carry
-      // (ETH, USDC, USDT); STRK has no feed there, so it has no price and a USD limit on it holds the proposal.
-      pricesBySymbol:
-        chain && !chain.sandbox
-          ? async (symbol) => {
-              const r = chain.base.tokens.resolveAsset(symbol);
-              return r ? chain.base.prices.usd(r.kind === "native" ? NATIVE : r.token.address) : null;
-            }
-          : undefined,
-      logger: logger.child({ component: "starknet" }),
-      strk20: {
-        pool: config.STRK20_POOL_ADDRESS,
-        proverUrl: config.STRK20_PROVER_URL,
-        paymasterUrl: config.STRK20_PAYMASTER_URL,
-        apiKey: config.STRK20_PAYMASTER_API_KEY,
-        feeRecipients: config.STRK20_FEE_RECIPIENTS,
-        maxRelayFee: config.STRK20_MAX_RELAY_FEE,
-        provingLagBlocks: config.STRK20_PROVING_LAG_BLOCKS,
-      },
-    });
-    if (starknet) cleanups.unshift(() => starknet.stop());
-    // One vault over the master key; one custody signer per key family (secp256k1 for the EVM chains).
-    const keystore = createEvmKeystoreSigner(envelopeVault(masterKey));
-    const chains = createChainRegistry([...(chain ? [createEvmAdapter(chain.base, keystore, { clock })] : []), ...(solana ? [solana.adapter] : []), ...(starknet ? [starknet.adapter] : [])]);
     const escrow = createEscrow({
       db,
       clock,
@@ -373,25 +312,18 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       isReady: () => runtime.ready,
       cachesLive: () => database.changes.live,
       trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),
-      mounts: [
-        mcpMount({ tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured }),
-        oauthMount(oauth),
-        judgeIdentityMount(() => judgeDocument),
-        dashboardMount({ auth: dashboardAuth, judgeAddress: judgeAccount.address }),
-        (app, deps) => app.route("/api/v1", walletRoutes(deps)),
-        (app, deps) => void app.route("/api/v1", swapRoutes(deps, trading.swaps)),
-        // Before the explorer routes, so their JSON answers become readable pages for browsers.
-        (app) => void app.use("/sandbox/explorer/*", explorerHtmlPages()),
-        (app) => void (solana?.sandbox && app.route("/sandbox/explorer/solana", solanaExplorerRoutes(solanaExplorerView(solana.adapter)))),
-        (app) => void (starknet?.sandbox && app.route("/sandbox/explorer/starknet", sandboxExplorerRoutes(starknetExplorerView(starknet.adapter), "the Starknet sandbox node"))),
-        (app) => void (chain?.sandbox && app.route("/sandbox/explorer", sandboxExplorerRoutes(evmExplorerView(chain.base)))),
-        topupMount(),
-      ],
-      adminMounts: [
-        claimLinkAdminMount(dashboardAuth, config.PUBLIC_URL),
-        walletAdminMount(services),
-        ...(chain?.sandbox ? [sandboxAdminMount({ sandbox: chain.sandbox, topup: topupService, solana: solana?.sandbox ? { describe: solana.describe, fund: (r) => solana.sandbox!.faucet.fund(r) } : null, starknet })] : []),
-      ],
+      ...appMounts({
+        publicUrl: config.PUBLIC_URL,
+        services,
+        topup: topupService,
+        oauth,
+        dashboardAuth,
+        judgeAddress: judgeAccount.address,
+        judgeDocument,
+        trading,
+        chains: wired,
+        mcp: { tools: runtime.mcpTools, escrowConfigured: () => runtime.escrowConfigured },
+      }),
     });
 
     if (chain?.sandbox && topupService.enabled) {

@@ -6,7 +6,7 @@
 import type { EncodedAccount } from "@solana/kit";
 import { formatUnits } from "../../../lib/money";
 import { decodeLookupTable, decodeMintAccount, decodeTokenAccount, TOKEN_2022_PROGRAM, type MintState } from "../spl";
-import { base58FromBytes } from "./ledger";
+import { base58FromBytes } from "./wire";
 
 export const RENT_EPOCH_EXEMPT = 18446744073709551615n;
 

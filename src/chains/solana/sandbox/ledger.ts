@@ -18,20 +18,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata, Clock } from "litesvm";
-import {
-  getBase58Decoder,
-  getBase58Encoder,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-  lamports,
-  type Address,
-  type Blockhash,
-  type EncodedAccount,
-  type MaybeEncodedAccount,
-  type Transaction,
-} from "@solana/kit";
-import { errorMessage, failureToJson, type TxErrorJson } from "./errors";
-import { estimateFeeOfMessage } from "../fees";
+import { lamports, type Address, type Blockhash, type EncodedAccount, type MaybeEncodedAccount, type Transaction } from "@solana/kit";
+import { failureToJson, type TxErrorJson } from "./errors";
+import { emptyResult, metaResult, SendRefused, type SimulationResult } from "./simulation";
+import { accountKeysOf, base58FromBytes as b58enc, compiledMessage, decodeWire, estimateFee, firstSignature } from "./wire";
 
 export const MAX_PROCESSING_AGE = 150n;
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
@@ -53,27 +43,6 @@ export interface LandedTx {
   unitsConsumed: bigint;
 }
 
-export interface SimulationResult {
-  err: TxErrorJson | null;
-  logs: string[];
-  unitsConsumed: bigint;
-  /** Post-state of the writable accounts litesvm reports; others are unchanged by definition. */
-  postAccounts: Map<string, EncodedAccount>;
-  innerInstructions: { index: number; instructions: { programIdIndex: number; accounts: number[]; data: Uint8Array; stackHeight: number }[] }[];
-  returnData: { programId: string; data: Uint8Array } | null;
-}
-
-/** A transaction refused before landing (preflight or pre-execution checks), in Agave's terms. */
-export class SendRefused extends Error {
-  constructor(
-    readonly err: TxErrorJson,
-    readonly simulation: SimulationResult | null,
-  ) {
-    super(`Transaction simulation failed: ${errorMessage(err)}`);
-    this.name = "SendRefused";
-  }
-}
-
 export type HoldMode = "land" | "drop" | null;
 
 interface PersistedTables {
@@ -83,11 +52,6 @@ interface PersistedTables {
   statuses: [string, string, TxErrorJson | null][];
   history: (Omit<LandedTx, "slot" | "fee" | "preBalances" | "postBalances" | "unitsConsumed"> & { slot: string; fee: string; preBalances: string[]; postBalances: string[]; unitsConsumed: string })[];
 }
-
-const b58enc = getBase58Decoder(); // bytes -> string
-const b58dec = getBase58Encoder(); // string -> bytes
-const txDecoder = getTransactionDecoder();
-const messageDecoder = getCompiledTransactionMessageDecoder();
 
 export interface OpenLedgerOptions {
   /** Snapshot file; absent = in memory only. */
@@ -334,7 +298,7 @@ export class SvmLedger {
   }
 
   private checkLifetime(tx: Transaction): TxErrorJson | null {
-    const msg = messageDecoder.decode(tx.messageBytes) as unknown as CompiledMessageLike;
+    const msg = compiledMessage(tx);
     const token = String(msg.lifetimeToken);
     if (this.isBlockhashValid(token)) return null;
     // Durable nonce: the first instruction is System AdvanceNonceAccount (u32 LE 4) and the nonce account
@@ -391,58 +355,3 @@ function readSnapshot(file: string): { tables: PersistedTables; snapshot: Uint8A
   return { tables, snapshot: new Uint8Array(buf.subarray(start + len)) };
 }
 
-interface CompiledMessageLike {
-  header: { numSignerAccounts: number; numReadonlySignerAccounts: number; numReadonlyNonSignerAccounts: number };
-  staticAccounts: string[];
-  lifetimeToken: string;
-  instructions: { programAddressIndex: number; accountIndices?: number[]; data?: Uint8Array }[];
-  addressTableLookups?: { lookupTableAddress: string; writableIndexes: number[]; readonlyIndexes: number[] }[];
-}
-
-export function decodeWire(wire: Uint8Array): Transaction {
-  return txDecoder.decode(wire) as Transaction;
-}
-
-export function firstSignature(tx: Transaction): string {
-  const first = Object.values(tx.signatures)[0];
-  return first ? b58enc.decode(first) : "1111111111111111111111111111111111111111111111111111111111111111";
-}
-
-export function compiledMessage(tx: Transaction): CompiledMessageLike {
-  return messageDecoder.decode(tx.messageBytes) as unknown as CompiledMessageLike;
-}
-
-/** Static account keys (lookup-table keys are not part of the history's key list here). */
-function accountKeysOf(tx: Transaction): string[] {
-  return compiledMessage(tx).staticAccounts.map(String);
-}
-
-/** 5000 lamports per signature plus the priority fee (see ../fees.ts). */
-export function estimateFee(tx: Transaction): bigint {
-  return estimateFeeOfMessage(tx.messageBytes as unknown as Uint8Array);
-}
-
-function emptyResult(err: TxErrorJson): SimulationResult {
-  return { err, logs: [], unitsConsumed: 0n, postAccounts: new Map(), innerInstructions: [], returnData: null };
-}
-
-function metaResult(meta: TransactionMetadata): Omit<SimulationResult, "err" | "postAccounts"> & { postAccounts: Map<string, EncodedAccount> } {
-  const inner = meta.innerInstructions().map((list, index) => ({
-    index,
-    instructions: list.map((ii) => {
-      const c = ii.instruction();
-      return { programIdIndex: c.programIdIndex(), accounts: [...c.accounts()], data: c.data(), stackHeight: ii.stackHeight() };
-    }),
-  }));
-  const rd = meta.returnData();
-  const rdData = rd.data();
-  return {
-    logs: meta.logs(),
-    unitsConsumed: meta.computeUnitsConsumed(),
-    postAccounts: new Map(),
-    innerInstructions: inner.filter((i) => i.instructions.length > 0),
-    returnData: rdData.length ? { programId: b58enc.decode(rd.programId()), data: rdData } : null,
-  };
-}
-
-export { b58enc as base58FromBytes, b58dec as base58ToBytes };

@@ -9,8 +9,9 @@
 import { getBase58Encoder, type Address } from "@solana/kit";
 import { decodeMintAccount, decodeTokenAccount, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type MintState } from "../spl";
 import { encodeAccount, tokenAmountJson, type AccountEncoding } from "./account-json";
-import { compiledMessage, decodeWire, estimateFee, SendRefused, type HoldMode, type SimulationResult, type SvmLedger } from "./ledger";
-import { base58FromBytes } from "./ledger";
+import type { HoldMode, SvmLedger } from "./ledger";
+import { SendRefused, type SimulationResult } from "./simulation";
+import { base58FromBytes, compiledMessage, decodeWire, estimateFee } from "./wire";
 import { errorMessage } from "./errors";
 
 export class RpcFailure extends Error {
