@@ -1,5 +1,5 @@
 /**
- * Starknet multicalls: [{contractAddress, entrypoint, calldata}] or {calls | starknetCalls: [...]}, with an
+ * Starknet multicalls: [{contractAddress, entrypoint, calldata}], one such Call object, or {calls | starknetCalls: [...]}, with an
  * optional STRK20 `proof`. ERC-20 transfer / transfer_from / approve / increase_allowance are decoded
  * (u256 = low, high felts). Addresses are felts: compared numerically and reported in the padded
  * 0x + 64 hex form, since leading zeros vary between writers.
@@ -48,7 +48,9 @@ function callOf(c: unknown): Call | null {
 }
 
 export function parseCalls(action: unknown): { calls: Call[]; proof: unknown } | null {
-  const list = Array.isArray(action) ? action : isRecord(action) ? (action.calls ?? action.starknetCalls) : null;
+  // starknet.js's execute() takes one Call as readily as an array of them: a lone Call object is a 1-call multicall.
+  const single = isRecord(action) && action.calls === undefined && action.starknetCalls === undefined && callOf(action) !== null;
+  const list = Array.isArray(action) ? action : single ? [action] : isRecord(action) ? (action.calls ?? action.starknetCalls) : null;
   if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ITEMS) return null;
   const calls = list.map(callOf);
   if (calls.some((c) => c === null)) return null;
@@ -70,6 +72,10 @@ function token(addr: bigint, ctx: Ctx, w: string[]): { symbol: string | null; de
   }
   if (reg) {
     if (fromCtx?.decimals != null && fromCtx.decimals !== reg[2]) w.push(`context gives ${fromCtx.decimals} decimals for ${reg[1]}; it has ${reg[2]}`);
+    // The bridged USDC ("USDC.e", the StarkGate token most Starknet wallets hold) is the owner's "USDC" when their
+    // context names it so; only that pairing is taken from context, never a different token's name.
+    const base = reg[1].endsWith(".E") ? reg[1].slice(0, -2) : null;
+    if (base && fromCtx?.symbol && canonSymbol(fromCtx.symbol) === base) return { symbol: base, decimals: reg[2] };
     return { symbol: reg[1], decimals: reg[2] };
   }
   if (!fromCtx || fromCtx.decimals === null) w.push(`unknown token decimals for ${feltHex(addr)}`);
