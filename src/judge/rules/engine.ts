@@ -15,6 +15,7 @@ import { viewFromText } from "./text-action";
 import { simulationRevert } from "../simulation";
 import { emptyView, viewFromFacts } from "./view";
 import { venueWarnings } from "../../venues/warnings";
+import { bearsOn } from "./relevance";
 
 /**
  * What the adapter warnings decide, by severity (src/venues/warnings.ts gives each its code and severity):
@@ -73,9 +74,14 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     const reverts = revert ? [`The simulation shows this transaction reverts (${revert.error}); a reverting transaction is never allowed.`] : [];
     const violations = [...new Set([...reverts, ...findings.filter((f) => f.type === "violation").map((f) => f.message), ...contradictions])];
     const escalations = [...new Set(findings.filter((f) => f.type === "escalate").map((f) => f.message))];
+    // A clause not understood holds back an ALLOW only when it could restrict this kind of action (relevance.ts).
+    const actionText = typeof input.action === "string" && !input.facts ? input.action : undefined;
+    const aside = new Set(
+      parsed.clauses.filter((r) => r.reading === "not understood" && r.question && !bearsOn(r.clause, view.activities, actionText)).map((r) => r.question as string),
+    );
     const unknowns = [
       ...new Set([
-        ...parsed.unknown,
+        ...parsed.unknown.filter((u) => !aside.has(u)),
         ...view.gaps.map((g) => `${cap(g)}.`),
         ...findings.filter((f) => f.type === "unknown").map((f) => f.message),
         ...warnings,
@@ -90,7 +96,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       escalations,
       constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
       injection,
-      clauses: JSON.parse(JSON.stringify(parsed.clauses)) as unknown[],
+      clauses: JSON.parse(JSON.stringify(parsed.clauses.map((r) => (r.question && aside.has(r.question) ? { ...r, bearsOnAction: false } : r)))) as unknown[],
     };
   } catch (err) {
     return {

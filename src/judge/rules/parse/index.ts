@@ -284,8 +284,9 @@ function parseUncached(intent: string): ParsedIntent {
       const ignored = left.filter((w) => !unread.includes(w));
       const text = restore(c.text, refs);
       if (unread.length) {
-        st.unknown.push(`Not understood: "${shorten(text)}" (could not read: ${unread.slice(0, 6).join(", ")}).`);
-        st.readings.push({ clause: text, reading: "not understood", constraints: produced, ignored, unread });
+        const question = `Not understood: "${shorten(text)}" (could not read: ${unread.slice(0, 6).join(", ")}).`;
+        st.unknown.push(question);
+        st.readings.push({ clause: text, reading: "not understood", constraints: produced, ignored, unread, question });
       } else st.readings.push({ clause: text, reading: produced.length ? "constraint" : "descriptive", constraints: produced, ignored, unread: [] });
     });
     prevStart = before;

@@ -25,6 +25,8 @@ export interface ClauseReading {
   ignored: string[];
   /** Leftover words that could carry a limit the parser did not read. */
   unread: string[];
+  /** For a clause not understood, the open question it raises (one of the parse's `unknown`). */
+  question?: string;
 }
 
 /** Words that limit, negate, condition or quantify: never silently ignored. */

@@ -1,0 +1,88 @@
+/**
+ * Does a clause the engine could not read bear on this action?
+ *
+ * An owner's mandate mixes rules about several kinds of activity ("Never withdraw to a new address", "max $2k per
+ * order"). A clause the parser could not fully read stops an ALLOW, but only when it could restrict the action
+ * being judged: a rule that speaks only of withdrawals cannot forbid an order, just as a careful human reading
+ * "withdrawals over $5k need my sign-off" would not hold a $400 order for it.
+ *
+ * The test fails closed: a clause bears on the action unless it names at least one kind of activity, every
+ * kind it names is foreign to the action, and it has no word that reaches beyond the kinds it names:
+ * - exclusive words ("only", "except", "nothing but", "no other") turn a named activity into a scope that forbids
+ *   every other one ("this agent only pays invoices" forbids orders);
+ * - catch-all words ("anything", "any action", "spend", "budget", "exposure", "balance", "total") speak of every
+ *   action;
+ * - a clause with no activity word at all ("nothing above $5k without asking me") bears on everything.
+ * An action whose kind is unknown is borne on by every clause.
+ */
+import type { Activity } from "./types";
+
+const MOVES_VALUE: Activity[] = [
+  "transfer",
+  "internal_transfer",
+  "withdrawal",
+  "payment",
+  "bridge",
+  "subaccount",
+  "vault_deposit",
+  "vault_withdraw",
+  "supply",
+  "redeem",
+  "borrow",
+  "repay",
+  "stake",
+  "unstake",
+  "delegate",
+  "undelegate",
+  "approval",
+  "permission",
+  "swap",
+  "wrap",
+  "unwrap",
+];
+const TRADES: Activity[] = ["order", "cancel", "leverage", "margin", "swap", "wrap", "unwrap"];
+/** Buying can be a purchase paid for, not only an order: "never buy datasets over $5" bears on a payment. */
+const BUYS: Activity[] = [...TRADES, "payment", "transfer"];
+const LEVERAGE: Activity[] = ["order", "leverage", "margin", "borrow"];
+const STAKES: Activity[] = ["stake", "unstake", "delegate", "undelegate", "vault_deposit", "vault_withdraw", "permission"];
+const LENDS: Activity[] = ["supply", "redeem", "borrow", "repay", "vault_deposit", "vault_withdraw", "transfer", "approval"];
+const GRANTS: Activity[] = ["approval", "permission", "subaccount"];
+
+/** Each kind of activity a clause can name, with the actions it can restrict. */
+const KINDS: Array<[RegExp, Activity[]]> = [
+  [/\b(?:orders?|trad(?:e|es|ed|ing)|positions?|perps?|perpetuals?|futures|longs?|shorts?|shorting|sell(?:s|ing)?|sold|bids?|asks?|entr(?:y|ies)|exits?|notional|tif|gtc|ioc|alo|fok|fak|gtd|twaps?|reduce[- ]only|hedg(?:e|es|ed|ing)|markets?|swaps?|swapping|slippage|spot)\b/, TRADES],
+  [/\b(?:buy(?:s|ing)?|bought|purchas(?:e|es|ed|ing)|acquir(?:e|es|ed|ing)|bets?|betting|wagers?|tickets?|shares?|outcomes?)\b/, BUYS],
+  [/\b(?:leverage[ds]?|margin|isolated|cross)\b/, LEVERAGE],
+  [/\b(?:withdraw(?:s|als?|ing|n)?|transfer(?:s|red|ring)?|send(?:s|ing)?|sent|pay(?:s|ing|ments?|outs?)?|paid|remit\w*|disburs\w*|wire[sd]?|bridg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|recipients?|payees?|vendors?|invoices?|tips?|refunds?|donat\w*|treasury|wallets?|address(?:es)?|deposit(?:s|ed|ing)?|x402|calls?|api|endpoints?|hosts?|resources?)\b/, MOVES_VALUE],
+  [/\b(?:stak(?:e|es|ed|ing)|unstak\w*|validators?|delegat\w*|undelegat\w*)\b/, STAKES],
+  [/\b(?:borrow\w*|lend(?:s|ing)?|loans?|suppl(?:y|ies|ied|ying)|collateral|repay\w*|aave|morpho|compound|health factor)\b/, LENDS],
+  [/\b(?:allowances?|spenders?|permit2?|permits|api wallets?|agent wallets?|(?:new|other|extra|additional|more) agents?|signers?|operators?|sub-?accounts?)\b/, GRANTS],
+];
+
+/** Words that reach beyond the activities a clause names, or scope every activity by naming some. */
+const REACHES_ALL =
+  /\b(?:only|solely|exclusively|just|except|excluding|besides|other(?:wise)?|else|nothing|anything|everything|every|whatever|whichever|actions?|transactions?|txs?|operations?|activit(?:y|ies)|spend(?:s|ing)?|spent|budgets?|exposure|risk|loss(?:es)?|drawdown|pnl|balances?|reserves?|keep|leave|left|remain(?:s|ing)?|floor|total|combined|aggregate|overall|cumulative)\b/;
+
+/** The activities a clause names, or null when it names none or reaches beyond them. */
+export function clauseReach(clause: string): Set<Activity> | null {
+  const t = clause.toLowerCase();
+  if (REACHES_ALL.test(t)) return null;
+  const reach = new Set<Activity>();
+  for (const [re, acts] of KINDS) if (re.test(t)) for (const a of acts) reach.add(a);
+  return reach.size ? reach : null;
+}
+
+/**
+ * True when the clause could restrict an action doing `activities` (and, for a plain-English action, whose own
+ * words are `actionText`): the fail-closed default.
+ */
+export function bearsOn(clause: string, activities: readonly Activity[], actionText?: string): boolean {
+  const reach = clauseReach(clause);
+  if (!reach || activities.length === 0 || activities.includes("unknown")) return true;
+  if (activities.some((a) => reach.has(a))) return true;
+  if (actionText !== undefined) {
+    const own = clauseReach(actionText);
+    if (!own || [...own].some((a) => reach.has(a))) return true;
+  }
+  return false;
+}
