@@ -55,6 +55,14 @@ function followsQuantity(rest: string): boolean {
 /** Cap words a number may follow ("max four", "no more than two"). */
 const CAP_BEFORE = /(?:max(?:imum)?|at most|up to|no more than|not more than|under|below|over|above|exceed(?:s|ing)?|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?|budget(?: of)?|than|of)\s*$/i;
 
+const RESTATED =
+  /((?:US)?\$?\s?(\d[\d,]*(?:\.\d+)?)\s?([kKmM])?(?:\s*(?:USD|USDC|dollars?))?)\s*\(\s*(?:US)?\$?\s?(\d[\d,]*(?:\.\d+)?)\s?([kKmM])?\s*(?:USD|USDC|(?:US\s+|U\.S\.\s+)?dollars?|bucks)?\s*\)/g;
+
+function parseFigure(n: string, k: string | undefined): number {
+  const v = Number(n.replace(/,/g, ""));
+  return /m/i.test(k ?? "") ? v * 1e6 : /k/i.test(k ?? "") ? v * 1e3 : v;
+}
+
 export function normaliseNumbers(s: string): string {
   // "half a SOL", "half of context.x", "a quarter of": fractions.
   s = s.replace(/\bhalf\s+(?:a|an|one)\s+(?=[A-Za-z$])/gi, "0.5 ");
@@ -77,6 +85,10 @@ export function normaliseNumbers(s: string): string {
   s = s.replace(/(^|[^\w$.,])(\d+(?:\.\d+)?)\s?([kKmM])\b(?!\s*(?:[A-Za-z][A-Za-z0-9]{1,9}))/g, (m, pre: string, n: string, k: string) => `${pre}$${n}${k.toLowerCase()}`);
   s = s.replace(/(^|[^\w$.,])(\d+(?:\.\d+)?)\s?([kKmM])\s+([A-Za-z][A-Za-z0-9]{1,9})\b/g, (m, pre: string, n: string, k: string, w: string) =>
     asSymbol(w) !== null || /^(?:usd|dollars?|bucks)$/i.test(w) ? m : `${pre}$${n}${k.toLowerCase()} ${w}`,
+  );
+  // "$4,000 (four thousand dollars)", "2.5k (2,500) USDC": the same figure written twice is one figure.
+  s = s.replace(RESTATED, (m, first: string, n1: string, k1: string | undefined, n2: string, k2: string | undefined) =>
+    parseFigure(n1, k1) === parseFigure(n2, k2) ? first : m,
   );
   return s;
 }

@@ -7,6 +7,7 @@
 import { FILLER } from "./vocab";
 import { normaliseNumbers } from "./numbers";
 import { normaliseOwnerStyles } from "./styles";
+import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
 
 export interface Refs {
   addresses: string[];
@@ -43,7 +44,8 @@ const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
-  let s = normaliseOwnerStyles(raw).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  // Layout first (JSON, markdown), then owners' document styles, then the rest of the layout (layout.ts, styles.ts).
+  let s = normaliseLayout(normaliseOwnerStyles(unwrapLayout(raw))).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
@@ -51,6 +53,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/(^|\n)[ \t]*\d{1,2}[.)][ \t]+(?=[A-Za-z])/g, "$1");
   // "USD 4,000" is "$4,000" (only the bare currency code, never a token such as USDC).
   s = s.replace(/\bUSD\s+(?=\d)/g, "$");
+  // "per UTC day", "(UTC)": the engine's days are UTC days.
+  s = s.replace(/\s*\(\s*UTC\s*\)/g, "").replace(/\bUTC\s+(?=(?:calendar\s+)?(?:day|week|month)s?\b)/gi, "");
   // "min out no worse than 1% below": "at most 1% below".
   s = s.replace(/\b(?:no|not)\s+worse\s+than\b/gi, "at most");
   // "Undelegation is outside the agent's authority", "borrowing is a no-go", "testnets are out of scope": prohibitions.
@@ -113,6 +117,7 @@ export function protect(raw: string, refs: Refs): string {
     pre + hold(refs.quotes, "q", body.trim()),
   );
   s = s.replace(/\b0x[0-9a-fA-F]{6,64}\b/g, (m) => hold(refs.addresses, "a", m));
+  s = applyDefinitions(s, refs.quotes);
   s = s.replace(BASE58_RE, (m) => (/\d/.test(m) && /[a-z]/.test(m) && /[A-Z]/.test(m) ? hold(refs.addresses, "a", m) : m));
   s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
   s = normaliseNumbers(s);
