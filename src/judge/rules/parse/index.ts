@@ -12,6 +12,7 @@ import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive,
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
+import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
@@ -153,7 +154,13 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     consume(c, 0, c.text.length);
     return [];
   }
-  if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except)\b|n['’]t\b/i.test(c.text)) {
+  // History, habit, purpose, headings and remarks about the document itself limit nothing (narrative.ts).
+  if (isNarrative(c.text) || (!first && isPurpose(c.text)) || isHeading(c.text) || isMeta(c.text)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
+  // "We cap each order at $500" states a limit in the owner's voice: it is not background.
+  if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|up to|budget|ceiling|exceed\w*)\b|n['’]t\b/i.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
   }

@@ -62,6 +62,9 @@ const TIME = new Set(
     "nights weekend weekends weekday weekdays morning evening utc today tonight tomorrow"
   ).split(/\s+/),
 );
+/** Nouns a period word bounds ("daily limit", "weekly spend"): after one, the time word is a period. */
+const PERIOD_NOUN = String.raw`(?:limit|limits|cap|caps|budget|budgets|max|maximum|total|totals|spend|spending|allowance|quota|volume|amount|notional|ceiling|payments?|transfers?|orders?|trades?|withdrawals?)\b`;
+
 /** A time or schedule word ("weekend", "daily", "Fridays"). */
 export function isTimeWord(word: string): boolean {
   const lw = word.toLowerCase().replace(/['’]s$/, "");
@@ -85,7 +88,11 @@ const MOVES = /\b(?:send|sends|sent|sending|pay|pays|paid|paying|transfer\w*|wit
  */
 export function isLimiting(word: string, clause = "", produced = false): boolean {
   const lw = word.toLowerCase().replace(/['’]s$/, "");
-  if (TIME.has(lw) || /^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)$/.test(lw)) return produced || STRONG.test(clause);
+  if (TIME.has(lw) || /^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)$/.test(lw)) {
+    // "our weekly market notes", "the monthly report": a time word describing a thing, not a schedule or a period.
+    if (new RegExp(`\\b(?:our|my|their|its|your)\\s+${lw}\\s+(?!${PERIOD_NOUN})[a-z]`, "i").test(clause)) return false;
+    return produced || STRONG.test(clause);
+  }
   if (MOVES.test(clause) && RECIPIENT.test(lw)) return true;
   // "Pay Alice every Friday": a capitalised name in a clause that pays someone is a payee the rules do not resolve.
   if (PAYS.test(clause) && /^[A-Z][a-z]+$/.test(word) && clause.indexOf(word) > 0 && produced) return true;
