@@ -51,9 +51,10 @@ const GRANTS: Activity[] = ["approval", "permission", "subaccount"];
 /** Each kind of activity a clause can name, with the actions it can restrict. */
 const KINDS: Array<[RegExp, Activity[]]> = [
   [/\b(?:orders?|trad(?:e|es|ed|ing)|positions?|perps?|perpetuals?|futures|longs?|shorts?|shorting|sell(?:s|ing)?|sold|bids?|asks?|entr(?:y|ies)|exits?|notional|tif|gtc|ioc|alo|fok|fak|gtd|twaps?|reduce[- ]only|hedg(?:e|es|ed|ing)|markets?|swaps?|swapping|slippage|spot)\b/, TRADES],
-  [/\b(?:buy(?:s|ing)?|bought|purchas(?:e|es|ed|ing)|acquir(?:e|es|ed|ing)|bets?|betting|wagers?|tickets?|shares?|outcomes?)\b/, BUYS],
+  // "Never pay more than 60c a share": paying is also what an order does.
+  [/\b(?:pay(?:s|ing)?|paid|buy(?:s|ing)?|bought|purchas(?:e|es|ed|ing)|acquir(?:e|es|ed|ing)|bets?|betting|wagers?|tickets?|shares?|outcomes?)\b/, BUYS],
   [/\b(?:leverage[ds]?|margin|isolated|cross)\b/, LEVERAGE],
-  [/\b(?:withdraw(?:s|als?|ing|n)?|transfer(?:s|red|ring)?|send(?:s|ing)?|sent|pay(?:s|ing|ments?|outs?)?|paid|remit\w*|disburs\w*|wire[sd]?|bridg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|recipients?|payees?|vendors?|invoices?|tips?|refunds?|donat\w*|treasury|wallets?|address(?:es)?|deposit(?:s|ed|ing)?|x402|calls?|api|endpoints?|hosts?|resources?)\b/, MOVES_VALUE],
+  [/\b(?:withdraw(?:s|als?|ing|n)?|transfer(?:s|red|ring)?|send(?:s|ing)?|sent|payments?|payouts?|remit\w*|disburs\w*|wire[sd]?|bridg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|recipients?|payees?|vendors?|invoices?|tips?|refunds?|donat\w*|treasury|wallets?|address(?:es)?|deposit(?:s|ed|ing)?|x402|calls?|api|endpoints?|hosts?|resources?)\b/, MOVES_VALUE],
   [/\b(?:stak(?:e|es|ed|ing)|unstak\w*|validators?|delegat\w*|undelegat\w*)\b/, STAKES],
   [/\b(?:borrow\w*|lend(?:s|ing)?|loans?|suppl(?:y|ies|ied|ying)|collateral|repay\w*|aave|morpho|compound|health factor)\b/, LENDS],
   [/\b(?:allowances?|spenders?|permit2?|permits|api wallets?|agent wallets?|(?:new|other|extra|additional|more) agents?|signers?|operators?|sub-?accounts?)\b/, GRANTS],

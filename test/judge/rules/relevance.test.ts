@@ -64,6 +64,11 @@ describe("clauseReach", () => {
     expect(clauseReach("never buy datasets after dark")!.has("payment")).toBe(true);
   });
 
+  it("paying is also what an order does, while a payout is not an order", () => {
+    expect(clauseReach("never pay above the mid price")!.has("order")).toBe(true);
+    expect(clauseReach("payouts to contributors go out on fridays")!.has("order")).toBe(false);
+  });
+
   it.each(["nothing above $5k without asking me", "anything over 1k waits for me", "the agent only ever pays invoices", "keep the balance above 2k", "total spend stays under 10k"])(
     "reaches everything: %s",
     (clause) => expect(clauseReach(clause)).toBeNull(),
