@@ -55,9 +55,13 @@ export function resolveMint(mint: string, ctx: unknown, decimalsFromIx: number |
   return { symbol: c?.symbol ? canonSymbol(c.symbol) : null, decimals, warnings };
 }
 
+const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
 /**
  * Owner wallet of an SPL token account, from context: {token_accounts: {ta: owner | {owner, mint}}} or an
- * address book whose entries list the account ({address_book: {owner: {usdc_token_account: ta}}}).
+ * address book whose entries list the account ({address_book: {owner: {usdc_token_account: ta}}}). Any other
+ * table keyed by wallet addresses whose entries list token accounts ({vendors | counterparties | grantees:
+ * {owner: {label, usdc_token_account: ta}}}) says the same thing in the owner's own words.
  */
 export function tokenAccountOwner(ta: string, ctx: unknown): { owner: string | null; mint: string | null; label: string | null } {
   if (!isRecord(ctx)) return { owner: null, mint: null, label: null };
@@ -72,6 +76,15 @@ export function tokenAccountOwner(ta: string, ctx: unknown): { owner: string | n
     for (const owner of Object.keys(book).slice(0, 500)) {
       const e = book[owner];
       if (!isRecord(e)) continue;
+      for (const v of Object.values(e)) if (v === ta) return { owner, mint: null, label: str(e.label) ?? str(e.name) };
+    }
+  }
+  for (const t of Object.keys(ctx).slice(0, 50)) {
+    const table = ctx[t];
+    if (!isRecord(table)) continue;
+    for (const owner of Object.keys(table).slice(0, 500)) {
+      const e = table[owner];
+      if (!BASE58_KEY.test(owner) || owner === ta || !isRecord(e)) continue;
       for (const v of Object.values(e)) if (v === ta) return { owner, mint: null, label: str(e.label) ?? str(e.name) };
     }
   }
