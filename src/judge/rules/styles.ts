@@ -55,5 +55,38 @@ export function normaliseOwnerStyles(raw: string): string {
   // "don't mess w leverage, leave it where it is": leave the setting alone.
   s = s.replace(/\bmess\s+(?:around\s+)?(?:w|with|w\/)\s+/gi, "touch ");
   s = s.replace(/(\btouch\s+(?:the\s+)?leverage)\s*,?\s*(?:and\s+|just\s+)?leave\s+it\s+(?:where|as|how)\s+it\s+is\b/gi, "$1");
+  return chatAndDesk(s);
+}
+
+/**
+ * Chat and trading-desk phrasings of rules the recognisers know: "acct", "if ur closing stuff make sure its reduce
+ * only", "may only sell ETH (opening or adding to shorts)", "buy back with reduce-only orders", "Orders of $100k or
+ * more are never allowed", and a sentence that states what the account is for ("Short ETH positions are the point
+ * of this account:") in front of the rule that says it.
+ */
+function chatAndDesk(raw: string): string {
+  let s = raw.replace(/\bacct(s?)\b/gi, "account$1");
+  // "my hl account", "the HL bot", "on hl": Hyperliquid (a bare "hl" elsewhere is read only in a label).
+  s = s.replace(/\bhl(?=\s+(?:accounts?|perps?|bots?|sub-?accounts?|vaults?|positions?)\b)|(?<=\b(?:on|at|via)\s+)hl\b(?!-)/gi, "hyperliquid");
+  s = s.replace(
+    /\bif\s+(?:you(?:['’]re|\s+are)?|ur|u\s+r|u['’]re|it['’]s|its|it\s+is)\s+(?:closing|exiting|reducing|trimming)(?:\s+(?:stuff|anything|something|positions?|a\s+position|out|trades?))?\s*,?\s+(?:make\s+sure|ensure|be\s+sure|check)\s+(?:that\s+)?(?:its|it['’]s|it\s+is|they['’]re|theyre|they\s+are|it|they)\s+(?:set\s+|marked\s+|flagged\s+)?reduce[- ]only\b/gi,
+    "exits must be reduce-only",
+  );
+  // "... reduce-only so it can't flip me short": what the flag is for, not another rule.
+  s = s.replace(/(reduce-only)\s*,?\s*so\s+(?:that\s+)?(?:it|they)\s+(?:can['’]?t|cannot|won['’]?t|doesn['’]?t|never)\s+(?:flip|turn)\s+(?:me|us|the\s+position|it|them)\s+(?:short|long)\b/gi, "$1");
+  // "only sell ETH (opening or adding to shorts)": the gloss says the sells open shorts, so the side is short.
+  s = s.replace(/\bonly\s+sell\s+([A-Za-z0-9]{2,10})\s*\(\s*(?:to\s+)?(?:open(?:ing)?|add(?:ing)?\s+to|open(?:ing)?\s+or\s+add(?:ing)?\s+to)\s+(?:a\s+)?shorts?(?:\s+positions?)?\s*\)/gi, "only go short $1");
+  s = s.replace(/\bonly\s+buy\s+([A-Za-z0-9]{2,10})\s*\(\s*(?:to\s+)?(?:open(?:ing)?|add(?:ing)?\s+to|open(?:ing)?\s+or\s+add(?:ing)?\s+to)\s+(?:a\s+)?longs?(?:\s+positions?)?\s*\)/gi, "only go long $1");
+  // "buy back with reduce-only orders": every buy is reduce-only.
+  s = s.replace(/\b(buy|sell)(?:\s+(?:back|to\s+close|to\s+cover|out))?\s+(?:only\s+)?(?:with|using|via|through)\s+reduce[- ]only(?:\s+orders?)?\b/gi, (_m, side: string) => `${side.toLowerCase()}s must be reduce-only`);
+  // "Orders of $100k or more are never allowed": every order stays under the figure.
+  s = s.replace(
+    /\b(orders?|trades?|positions?|entries|sends?|transfers?|withdrawals?|payments?)\s+(?:of|worth|sized?\s+at|at)\s+(\$\s?[\d.,]+\s*[kKmM]?|[\d.,]+\s*(?:[kKmM]\b|(?:[kKmM]\s*)?(?:USDC|USD|dollars)))\s+or\s+(?:more|above|larger|bigger|higher)\s+(?:are|is)\s+(?:never|not)\s+(?:allowed|permitted|ok|okay|fine)\b/gi,
+    (_m, what: string, amount: string) => `${what} must be under ${amount}`,
+  );
+  // "Short ETH perp positions are the point of this account:": the purpose, restated by the rule after the colon.
+  s = s.replace(/(^|[.\n]\s*)[^.:;\n]{3,80}?\s+(?:is|are)\s+the\s+(?:whole\s+)?(?:point|purpose|goal|aim)\s+of\s+(?:this|the|our|my)\s+(?:account|bot|agent|book|strategy)\s*:\s*/gi, (m: string, start: string) =>
+    TITLE_RULE.test(m.replace(/\b(?:is|are)\s+the\b.*$/i, "")) ? m : start,
+  );
   return s;
 }
