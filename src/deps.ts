@@ -256,7 +256,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       embedded: escrow.embedded,
       webhooks: webhooks.endpoints,
       insights,
-      strk20: createStrk20Service({ db, module: starknet?.strk20Module ?? null }),
+      strk20: createStrk20Service({ db, clock, module: starknet?.strk20Module ?? null, addresses: starknet?.adapter.address ?? null }),
     };
     const dashboardAuth = createDashboardAuth({ db, clock, accounts });
 

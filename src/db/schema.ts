@@ -12,7 +12,7 @@ import type { AccountsTable, ApiKeysTable, CreditEntriesTable, TopupPaymentsTabl
 import type { VerificationsTable, AnchorStateTable, AnchorBatchesTable } from "./tables/verifications";
 import type { HeartbeatsTable, HeartbeatSamplesTable, WalletBalanceSamplesTable } from "./tables/monitoring";
 import type { UsersTable, SessionsTable, ClaimTokensTable, AuthFailuresTable } from "./tables/dashboard";
-import type { WalletsTable, WalletRuleChangesTable, ProposalsTable, SiweChallengesTable, EmbeddedConfirmationsTable } from "./tables/escrow";
+import type { WalletsTable, WalletRuleChangesTable, ProposalsTable, SiweChallengesTable, EmbeddedConfirmationsTable, Strk20SigningsTable } from "./tables/escrow";
 import type { OauthTokensTable, OauthClientsTable, OauthGrantsTable, OauthCodesTable, OauthRefreshTokensTable } from "./tables/oauth";
 import type { WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable } from "./tables/webhooks";
 
@@ -20,7 +20,7 @@ export type { TopupStatus, AccountsTable, ApiKeysTable, CreditEntriesTable, Topu
 export type { VerificationStatus, VerificationMode, VerificationsTable, AnchorStateTable, AnchorBatchesTable } from "./tables/verifications";
 export type { HeartbeatsTable, HeartbeatSamplesTable, WalletBalanceSamplesTable } from "./tables/monitoring";
 export type { UsersTable, SessionsTable, ClaimTokensTable, AuthFailuresTable } from "./tables/dashboard";
-export type { WalletMode, WalletCustody, ProposalKind, ProposalOrigin, WhoMayLoosen, RuleChangeStatus, RuleChangeActorKind, WalletsTable, WalletRuleChangesTable, ProposalsTable, SiweChallengesTable, EmbeddedConfirmationsTable } from "./tables/escrow";
+export type { WalletMode, WalletCustody, ProposalKind, ProposalOrigin, WhoMayLoosen, RuleChangeStatus, RuleChangeActorKind, WalletsTable, WalletRuleChangesTable, ProposalsTable, SiweChallengesTable, EmbeddedConfirmationsTable, Strk20SigningsTable } from "./tables/escrow";
 export type { OauthTokensTable, OauthClientsTable, OauthGrantsTable, OauthCodesTable, OauthRefreshTokensTable } from "./tables/oauth";
 export type { WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable } from "./tables/webhooks";
 
@@ -34,6 +34,7 @@ export interface DB {
   topup_payments: TopupPaymentsTable;
   wallets: WalletsTable;
   wallet_rule_changes: WalletRuleChangesTable;
+  strk20_signings: Strk20SigningsTable;
   proposals: ProposalsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -52,7 +52,8 @@ export async function lockProposal(tx: Transaction<DB>, id: string): Promise<Pro
 
 /**
  * USD reserved against a wallet's rolling 24-hour cap by the agent's proposals that may still move funds
- * or did (state.holdsReservation, in SQL). Call with the wallet row locked for a consistent answer.
+ * or did (state.holdsReservation, in SQL), plus what the agent moved through STRK20 ungated signings
+ * (strk20_signings, src/strk20/service.ts). Call with the wallet row locked for a consistent answer.
  */
 export async function reservedInWindow(ex: Executor, walletId: string, now: Date, exceptId: string | null): Promise<number> {
   const since = new Date(now.getTime() - DAY_MS);
@@ -64,8 +65,9 @@ export async function reservedInWindow(ex: Executor, walletId: string, now: Date
     .where("cap_at", ">", since)
     .where((eb) => eb.or([eb("status", "in", ["verifying", "executing", "executed"]), eb.and([eb("status", "=", "awaiting_user"), eb("approval_expires_at", ">", now)])]));
   if (exceptId) q = q.where("id", "<>", exceptId);
-  const r = await q.executeTakeFirstOrThrow();
-  return Number(r.spent);
+  // One round trip: the signings' sum rides along as a scalar subquery.
+  const r = await q.select((eb) => eb.selectFrom("strk20_signings").select(sql<string>`coalesce(sum(usd), 0)`.as("s")).where("wallet_id", "=", walletId).where("cap_at", ">", since).as("ungated")).executeTakeFirstOrThrow();
+  return Number(r.spent) + Number(r.ungated ?? 0);
 }
 
 /** Moves a proposal from `from` to `to` if it is still in `from`; returns whether it moved. */

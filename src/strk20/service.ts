@@ -2,20 +2,49 @@
  * STRK20 verbs the transports call (SPEC 4.12): the wallet is found on the caller's account and must be a
  * server-custodied Starknet wallet that is not archived; the chain module (src/chains/starknet/strk20) does
  * the rest. `signProofInvocation` and `relayPrivateAction` put an action on chain with no proposal (no
- * simulation, limit check or verdict): a `safe` wallet refuses signing, because its owner approves every
- * action; the gated route is `escrow_execute` with `starknetCalls` and `starknetProof`.
+ * simulation or verdict): a `safe` wallet refuses signing, because its owner approves every action; the
+ * gated route is `escrow_execute` with `starknetCalls` and `starknetProof`.
+ *
+ * The wallet's limits still hold on the ungated path. The allow-lists are custody rules in the module; the
+ * USD limits are checked here by the escrow core's own check (proposals/limits-check.ts) on what the decoded
+ * actions move out of the wallet, priced: per transaction, and against the rolling daily cap under the
+ * wallet's row lock, where the signing is recorded (strk20_signings) BEFORE anything is signed, so
+ * proposals and signings racing each other cannot overrun the cap together. A USD limit with an outflow
+ * that has no price refuses (fail closed: there is no owner to hold it for).
  */
 import type { Kysely } from "kysely";
 import type { Principal } from "../accounts/principal";
-import type { Strk20Module } from "../chains/starknet/strk20/private-actions";
+import type { AddressComparator, AssetChange } from "../chains/types";
+import type { Strk20Module, Strk20Wallet } from "../chains/starknet/strk20/private-actions";
 import { Strk20Error } from "../chains/starknet/strk20/errors";
 import type { DB } from "../db/schema";
+import type { Clock } from "../lib/clock";
 import { ServiceError } from "../lib/errors";
-import { limitsFromRow } from "../wallets/limits";
-import { walletNotFound } from "../wallets/repo";
+import { prefixedId } from "../lib/ids";
+import { checkDailyCap, checkLimits } from "../proposals/limits-check";
+import { reservedInWindow } from "../proposals/repo";
+import { limitsFromRow, type Limits } from "../wallets/limits";
+import { lockWallet, walletNotFound } from "../wallets/repo";
 
 export const UNGATED_NOTICE =
-  "This path puts the action on chain with no proposal: no simulation, no limit check beyond the custody rules, no verdict. The gated route is escrow_execute with starknetCalls and starknetProof.";
+  "This path puts the action on chain with no proposal: no simulation, no verdict; the custody rules, the wallet's allow-lists and its USD limits (per transaction and daily, on what the actions move out of the wallet) are all that apply. The gated route is escrow_execute with starknetCalls and starknetProof.";
+
+export interface Strk20ServiceDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  module: Strk20Module | null;
+  /** The Starknet address comparator (the adapter's codec), as the limit check takes it. */
+  addresses: AddressComparator | null;
+}
+
+const refusedByLimits = (why: string) => new ServiceError("invalid_input", "strk20_refused", `${why}; nothing was signed`);
+
+/** What a USD limit cannot see: outflows with no price (a token with no feed, an open note's unknown amount). */
+const unpricedOf = (changes: AssetChange[]) =>
+  changes
+    .filter((c) => c.usdValue === null)
+    .map((c) => `${c.amount} ${c.symbol} to ${c.counterparty}`)
+    .join(", ");
 
 function mapError(e: unknown): never {
   if (e instanceof Strk20Error) {
@@ -28,7 +57,7 @@ function mapError(e: unknown): never {
 
 const unavailableHere = () => new ServiceError("unavailable", "strk20_unavailable", "STRK20 private actions are not available on this deployment (no pool and proving service configured: STRK20_POOL_ADDRESS, STRK20_PROVER_URL)");
 
-export function createStrk20Service(deps: { db: Kysely<DB>; module: Strk20Module | null }) {
+export function createStrk20Service(deps: Strk20ServiceDeps) {
   const need = (): Strk20Module => {
     if (!deps.module) throw unavailableHere();
     return deps.module;
@@ -58,6 +87,33 @@ export function createStrk20Service(deps: { db: Kysely<DB>; module: Strk20Module
       w: { handle: { walletId: row.id, address: row.address, keyRef: row.key_ref }, tokenAllowlist: limits.tokenAllowlist, recipientAllowlist: limits.recipientAllowlist },
     };
   }
+
+  /**
+   * The wallet's USD limits on what the calldata moves out (the custody rules first, in the module), then
+   * the signing recorded against the daily cap; returns the record's id and the USD counted.
+   */
+  async function reserve(m: Strk20Module, p: Principal, walletId: string, w: Strk20Wallet, calldata: readonly unknown[]): Promise<{ id: string; usd: number }> {
+    if (!deps.addresses) throw new ServiceError("unavailable", "strk20_unavailable", "no Starknet chain is configured on this deployment");
+    const changes = await m.outflows(w, calldata).catch(mapError);
+    const addresses = deps.addresses;
+    return deps.db.transaction().execute(async (tx) => {
+      // Under the lock: the limits as they are now, and the cap counted with every proposal and signing.
+      const locked = await lockWallet(tx, walletId);
+      if (locked.archived_at) throw new ServiceError("conflict", "strk20_refused", `wallet ${locked.name} is archived`);
+      const all = limitsFromRow(locked.limits);
+      // The allow-lists were applied by the custody rules (which also know the relayer's fee recipient).
+      const usd: Limits = { ...(all.maxPerTxUsd !== undefined ? { maxPerTxUsd: all.maxPerTxUsd } : {}), ...(all.dailyCapUsd !== undefined ? { dailyCapUsd: all.dailyCapUsd } : {}) };
+      const lim = checkLimits(usd, changes, { simulated: true, addresses });
+      if (lim.reason) throw refusedByLimits(lim.reason);
+      if (!lim.checkable) throw refusedByLimits(`the wallet's USD limits cannot be checked: no USD price for ${unpricedOf(changes)}`);
+      const now = deps.clock.now();
+      const cap = checkDailyCap(usd, await reservedInWindow(tx, walletId, now, null), lim.exposureUsd);
+      if (cap) throw refusedByLimits(cap);
+      const id = prefixedId("s20");
+      await tx.insertInto("strk20_signings").values({ id, account_id: p.accountId, wallet_id: walletId, usd: lim.exposureUsd, cap_at: now }).execute();
+      return { id, usd: lim.exposureUsd };
+    });
+  }
   return {
     async relayStatus() {
       if (!deps.module) return { configured: false, keyConfigured: false, relayReachable: false, keyAccepted: false, pool: null, reason: unavailableHere().detail! };
@@ -67,8 +123,14 @@ export function createStrk20Service(deps: { db: Kysely<DB>; module: Strk20Module
     async signProofInvocation(p: Principal, ref: string, compileActionsCalldata: readonly unknown[]) {
       const m = need();
       const { row, w } = await wallet(p, ref, "sign");
-      const r = await m.signProofInvocation(w, compileActionsCalldata).catch(mapError);
-      return { wallet: row.id, name: row.name, address: row.address, ...r, gated: false, notice: UNGATED_NOTICE };
+      const counted = await reserve(m, p, row.id, w, compileActionsCalldata);
+      const r = await m.signProofInvocation(w, compileActionsCalldata).catch(async (e: unknown) => {
+        // A refusal (ours or the prover's) leaves no usable signature: the record goes. A signing that failed
+        // for want of an answer keeps it: the prover may hold the signed invocation and prove it yet.
+        if (e instanceof Strk20Error && e.kind !== "unavailable") await deps.db.deleteFrom("strk20_signings").where("id", "=", counted.id).execute();
+        return mapError(e);
+      });
+      return { wallet: row.id, name: row.name, address: row.address, ...r, countedUsd: counted.usd, gated: false, notice: UNGATED_NOTICE };
     },
     async viewingKeySignature(p: Principal, ref: string) {
       const m = need();

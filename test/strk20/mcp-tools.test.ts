@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_FORWARDER, SANDBOX_POOL_ADDRESS, slot } from "../../src/chains/starknet/sandbox/strk20/model";
 import { channelKeyOf, encodeCompileCalldata, viewingPublicKey, type ClientAction } from "../../src/chains/starknet/strk20/actions";
@@ -177,6 +178,67 @@ describe("STRK20 MCP tools (SPEC 4.12) on the sandbox pool, prover and paymaster
     const cb = await connect({ "x-api-key": b.apiKey });
     const theirs = await call(cb, "strk20_sign_proof_invocation", { wallet: w.id, compileActionsCalldata: calldataOf(w, register(w, E18)) });
     expect(text(theirs)).toMatch(/^not_found/);
+  });
+
+  it("the wallet's USD limits hold on the ungated path: per transaction, the daily cap shared with proposals, an unpriced outflow refused", async () => {
+    const a = await t.createAccount(5);
+    const c = await connect({ "x-api-key": a.apiKey });
+    const w = await readyWallet(a.apiKey);
+    // The pool's allowance (approve 50 STRK, $25 at the sandbox's $0.5) already counts in the window.
+    const approved = await t.runtime.database.db.selectFrom("proposals").select(sql<number>`sum(reserved_usd)`.as("usd")).where("wallet_id", "=", w.id).executeTakeFirstOrThrow();
+    const before = Number(approved.usd);
+    expect(before).toBe(25);
+    const limit = async (limits: Record<string, unknown>) => expect((await call(c, "update_escrow_wallet", { wallet: w.id, limits })).isError).toBeFalsy();
+    await limit({ maxPerTxUsd: 1, dailyCapUsd: before + 1 });
+    const other = freshFelt();
+    const sign = (actions: ClientAction[]) => call(c, "strk20_sign_proof_invocation", { wallet: w.id, compileActionsCalldata: calldataOf(w, actions) });
+    // Out of the wallet: 1 STRK withdrawn to another address plus the relayer's 0.5 STRK fee ($0.75).
+    const paying = (amount: bigint): ClientAction[] => [
+      { type: "SetViewingKey", random: 1n },
+      { type: "Deposit", token: STRK, amount: 4n * E18 },
+      { type: "CreateEncNote", recipient: w.address, recipientPublicKey: w.pub, token: STRK, amount: 4n * E18 - amount - FEE, index: 0n, salt: 77n },
+      { type: "Withdraw", to: other, token: STRK, amount, random: 2n },
+      fee(),
+    ];
+
+    // Per transaction: 2.5 STRK out + the fee = $1.50, above $1.
+    const big = await sign(paying(25n * 10n ** 17n));
+    expect(big.isError).toBe(true);
+    expect(text(big)).toBe("strk20_refused: maxPerTxUsd: this proposal moves $1.50, above the limit of $1.00 per transaction; nothing was signed");
+
+    // A signing the prover refuses (more withdrawn than deposited) counts nothing against the cap.
+    const overdrawn = await sign([{ type: "SetViewingKey", random: 1n }, { type: "Withdraw", to: other, token: STRK, amount: E18, random: 2n }, fee()]);
+    expect(overdrawn.isError).toBe(true);
+    expect(text(overdrawn)).toMatch(/^strk20_rejected:/);
+
+    // Within both limits: signed, counted ($0.75), relayed; the STRK reaches the other address.
+    const ok = await sign(paying(E18));
+    expect(ok.isError).toBeFalsy();
+    const s = data(ok);
+    expect(s).toMatchObject({ wallet: w.id, countedUsd: 0.75, gated: false });
+    expect(s.notice).toMatch(/USD limits/);
+    const relayed = data(await call(c, "strk20_relay_private_action", { call: s.call, proof: s.proof.data, proofFacts: s.proof.facts, feeToken: "STRK" }));
+    await t.provider.waitForTransaction(relayed.txHash, { retryInterval: 20 });
+    expect(await t.snBalance("STRK", other)).toBe(E18);
+
+    // The daily cap counts that signing: a second one would reach $26.50 of $26.
+    const again = await sign(paying(E18));
+    expect(text(again)).toBe(`strk20_refused: dailyCapUsd: $25.75 already counted in the last 24 hours plus $0.75 here is above the daily cap of $26.00; nothing was signed`);
+    // And so does every proposal: 1 STRK ($0.50) more is over the cap too, blocked for free.
+    const proposal = await t.proposeSn(a.apiKey, w.id, { kind: "transfer", transfer: { asset: "STRK", amount: "1", to: other } });
+    expect(proposal.body).toMatchObject({ status: "blocked", verdict: "BLOCK" });
+    expect(proposal.body.reasoning).toMatch(/^dailyCapUsd: \$25\.75 already counted/);
+
+    // An open note to someone else has no amount to price: with a USD limit set, refused (fail closed).
+    await limit({ dailyCapUsd: 1000 });
+    const open = await sign([
+      { type: "SetViewingKey", random: 1n },
+      { type: "CreateOpenNote", recipient: other, recipientPublicKey: 5n, token: STRK, index: 0n, random: 3n },
+      fee(),
+    ]);
+    expect(text(open)).toMatch(/^strk20_refused: the wallet's USD limits cannot be checked: no USD price for unknown \(an open note\) STRK to 0x[0-9a-f]+; nothing was signed$/);
+    const rows = await t.runtime.database.db.selectFrom("strk20_signings").select(["usd", "account_id"]).where("wallet_id", "=", w.id).execute();
+    expect(rows).toEqual([{ usd: 0.75, account_id: a.accountId }]);
   });
 
   it("the viewing-key signature is deterministic over the fixed message and yields the viewing key a holder can derive", async () => {

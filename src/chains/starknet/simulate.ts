@@ -76,7 +76,8 @@ export function changesFromEvents(wallet: string, events: ReturnType<typeof trac
   return { changes, unknownTokens };
 }
 
-async function price(assets: AssetRegistry, raw: RawChange[]): Promise<AssetChange[]> {
+/** Raw changes priced and described by the Starknet asset registry (simulations and STRK20 actions alike). */
+export async function priceChanges(assets: AssetRegistry, raw: RawChange[]): Promise<AssetChange[]> {
   const out: AssetChange[] = [];
   for (const r of raw) {
     const t = assets.byAddress(r.token);
@@ -123,7 +124,7 @@ export async function simulateStarknet(a: SimulateArgs): Promise<Simulated> {
     sims = await a.rpc.call<SimulatedTx[]>("starknet_simulateTransactions", { block_id: "latest", transactions: txs, simulation_flags: ["SKIP_VALIDATE"] });
   } catch (e) {
     if (e instanceof StarknetRpcError) {
-      return finish(a, { status: "reverted", declared: false, error: `${e.message}: ${e.detail}`, changes: await price(a.assets, []), gasUsed: 0n, fee: 0n, warnings, simulatedAt });
+      return finish(a, { status: "reverted", declared: false, error: `${e.message}: ${e.detail}`, changes: await priceChanges(a.assets, []), gasUsed: 0n, fee: 0n, warnings, simulatedAt });
     }
     return unavailable(a, simulatedAt, (e as Error).message);
   }
@@ -142,7 +143,7 @@ export async function simulateStarknet(a: SimulateArgs): Promise<Simulated> {
     status: reverted ? "reverted" : "clean",
     declared: false,
     error: reverted ? (exec?.revert_reason ?? "the account deployment reverted") : "",
-    changes: await price(a.assets, changes),
+    changes: await priceChanges(a.assets, changes),
     gasUsed,
     fee,
     warnings,
@@ -151,7 +152,7 @@ export async function simulateStarknet(a: SimulateArgs): Promise<Simulated> {
 }
 
 async function unavailable(a: SimulateArgs, simulatedAt: string, error: string): Promise<Simulated> {
-  return finish(a, { status: "unavailable", declared: true, error, changes: await price(a.assets, a.declared), gasUsed: 0n, fee: 0n, warnings: [], simulatedAt });
+  return finish(a, { status: "unavailable", declared: true, error, changes: await priceChanges(a.assets, a.declared), gasUsed: 0n, fee: 0n, warnings: [], simulatedAt });
 }
 
 function finish(

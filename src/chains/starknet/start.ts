@@ -80,7 +80,7 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     };
     const strk20 = strk20Settings({ ...o.strk20, sandbox: false });
     const adapter = createStarknetAdapter({ rpcUrl: o.rpcUrl, custody, sandbox: false, keyRefOf: o.keyRefOf, prices: { usd }, strk20Pool: strk20?.pool ?? null, now: o.now });
-    const strk20Module = strk20 ? createStrk20(strk20, { rpcUrl: o.rpcUrl, custody, now: nowMs }) : null;
+    const strk20Module = strk20 ? createStrk20(strk20, { rpcUrl: o.rpcUrl, custody, assets: adapter.assets, now: nowMs }) : null;
     return { adapter, sandbox: null, faucet: null, strk20, strk20Module, describe: () => null, stop: async () => {} };
   }
   if (!o.sandbox) return null;
@@ -109,7 +109,7 @@ export async function startStarknet(o: StartStarknetOptions): Promise<StarknetRu
     sandbox,
     faucet,
     strk20,
-    strk20Module: strk20 ? createStrk20(strk20, { rpcUrl: sandbox.url, custody, now: nowMs }) : null,
+    strk20Module: strk20 ? createStrk20(strk20, { rpcUrl: sandbox.url, custody, assets: adapter.assets, now: nowMs }) : null,
     describe: () => ({ rpcUrl: sandbox.url, chainId: "0x" + sandbox.node.chainId.toString(16), tokens: TOKENS, faucet: faucet.address }),
     stop: async () => {
       await Promise.all([prover.close(), paymaster.close()]);

@@ -1,4 +1,4 @@
-/** Escrow wallets, their rule changes and proposals, and self-custodial confirmations. Kept in step with migrations/ (see ../schema.ts). */
+/** Escrow wallets, their rule changes and proposals, self-custodial confirmations and STRK20 ungated signings. Kept in step with migrations/ (see ../schema.ts). */
 import type { Generated } from "kysely";
 import type { WalletChain } from "../../chains/types";
 import type { ProposalStatus } from "../../proposals/state";
@@ -113,4 +113,14 @@ export interface EmbeddedConfirmationsTable {
   min_nonce: number;
   submitted_at: Date | null;
   tx_hash: string | null;
+}
+
+/** STRK20 ungated signings counted against the wallet's daily cap (migration 020, src/strk20/service.ts). */
+export interface Strk20SigningsTable {
+  id: string;
+  account_id: string;
+  wallet_id: string;
+  usd: number;
+  cap_at: Timestamp;
+  created_at: Generated<Date>;
 }

@@ -77,7 +77,7 @@ export const strk20SignProofInvocationTool = defineTool({
   name: "strk20_sign_proof_invocation",
   title: "Sign and prove a STRK20 private action",
   description:
-    "Free. Decodes compileActionsCalldata (the first felt must be the wallet's address), signs the proof invocation with the wallet's key and has it proven. Returns wallet, address, pool, calldata (for apply_actions), signature and proof {facts, data, expiresAt}; the proof expires in about five minutes. UNGATED: with strk20_relay_private_action this puts the action on chain with no proposal (no simulation, limits or verdict). The gated route is escrow_execute with starknetCalls and starknetProof. A safe wallet refuses this tool (its owner approves every action).",
+    "Free. Decodes compileActionsCalldata (the first felt must be the wallet's address), signs the proof invocation with the wallet's key and has it proven. Returns wallet, address, pool, calldata (for apply_actions), signature and proof {facts, data, expiresAt}; the proof expires in about five minutes. UNGATED: with strk20_relay_private_action this puts the action on chain with no proposal (no simulation or verdict). The wallet's allow-lists and USD limits still apply to what the actions move out of the wallet (notes and withdrawals to others, the relayer's fee included; countedUsd is what counted against the daily cap); an outflow with no USD price is refused when a USD limit is set. The gated route is escrow_execute with starknetCalls and starknetProof. A safe wallet refuses this tool (its owner approves every action).",
   inputSchema: SignInput,
   annotations: { title: "Sign and prove a STRK20 private action", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   scope: "wallet",
@@ -86,10 +86,11 @@ export const strk20SignProofInvocationTool = defineTool({
     const r = await ctx.services.strk20.signProofInvocation(ctx.principal, args.wallet, args.compileActionsCalldata);
     const text = [
       `Signed and proven for wallet "${r.name}" (${r.wallet}): ${r.proof.facts.length} proof facts, proof ${Math.round(r.proof.data.length / 1024)} KiB (base64), expires ${r.proof.expiresAt}.`,
+      `Counted against the wallet's daily cap: $${r.countedUsd}.`,
       `Relay it with strk20_relay_private_action (call = apply_actions on ${r.pool} with the calldata below), or send it through escrow_execute for a judged proposal.`,
       `Note: ${r.notice}`,
     ].join("\n");
-    return ok(text, { wallet: r.wallet, address: r.address, pool: r.pool, calldata: r.calldata, call: r.call, signature: r.signature, proof: r.proof, gated: r.gated, notice: r.notice });
+    return ok(text, { wallet: r.wallet, address: r.address, pool: r.pool, calldata: r.calldata, call: r.call, signature: r.signature, proof: r.proof, countedUsd: r.countedUsd, gated: r.gated, notice: r.notice });
   },
 });
 
@@ -113,7 +114,7 @@ export const strk20RelayPrivateActionTool = defineTool({
   name: "strk20_relay_private_action",
   title: "Relay a proven STRK20 private action",
   description:
-    "Free. Relays a proven apply_actions call through the paymaster; the wallet pays no STRK gas (the relayer's fee is the withdraw inside the proven actions). feeToken must be the token the fee was quoted in. Returns txHash and trackingId. A proof is never sent twice; an expired one is refused (sign and prove again). UNGATED: no proposal, simulation, limits or verdict; the gated route is escrow_execute with starknetCalls and starknetProof.",
+    "Free. Relays a proven apply_actions call through the paymaster; the wallet pays no STRK gas (the relayer's fee is the withdraw inside the proven actions). feeToken must be the token the fee was quoted in. Returns txHash and trackingId. A proof is never sent twice; an expired one is refused (sign and prove again). UNGATED: no proposal, simulation or verdict (the wallet's limits were applied when the proof invocation was signed); the gated route is escrow_execute with starknetCalls and starknetProof.",
   inputSchema: RelayInput,
   annotations: { title: "Relay a STRK20 private action", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   scope: "wallet",

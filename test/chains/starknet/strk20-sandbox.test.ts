@@ -302,7 +302,7 @@ describe("the STRK20 module (what the tools call) against the local prover and p
     sandbox: true,
     ...o,
   });
-  const mod = (o: Partial<Strk20Settings> = {}, now?: () => number) => createStrk20(settings(o), { rpcUrl: sb.url, custody, now, clientOptions: { backoffMs: 1 } });
+  const mod = (o: Partial<Strk20Settings> = {}, now?: () => number) => createStrk20(settings(o), { rpcUrl: sb.url, custody, assets: adapter.assets, now, clientOptions: { backoffMs: 1 } });
 
   it("relay status with the key, without a key, and with a wrong key", async () => {
     expect(await mod().relayStatus()).toMatchObject({ keyConfigured: true, relayReachable: true, keyAccepted: true, reason: null });
@@ -340,5 +340,35 @@ describe("the STRK20 module (what the tools call) against the local prover and p
     const first = await m.relay(args);
     expect((await provider.waitForTransaction(first.txHash, { retryInterval: 20 })).isSuccess()).toBe(true);
     await expect(m.relay(args)).rejects.toThrow(/already relayed .* never sent twice/);
+  });
+
+  it("outflows: notes and withdrawals to others (the relayer's fee too) are priced; the wallet's own are not outflows; an open note to another is unpriced", async () => {
+    const w = await newWallet();
+    const handle = { walletId: w.id, address: w.address, keyRef: w.keyRef };
+    const m = mod();
+    const other = "0x" + randomBytes(31).toString("hex").replace(/^0+/, "");
+    const cd = (actions: ClientAction[]) => encodeCompileCalldata({ user: w.address, viewingKey: w.vk, actions });
+    // Deposit into a note to itself and pay the relayer: only the fee leaves (0.5 STRK at $0.5 here).
+    const own = await m.outflows({ handle }, cd(register(w, 10n * E18)));
+    expect(own.map((c) => [c.counterparty, c.amount, c.usdValue])).toEqual([[SANDBOX_FORWARDER, "0.5", 0.25]]);
+    const mixed = await m.outflows(
+      { handle },
+      cd([
+        { type: "Deposit", token: STRK_ADDRESS, amount: 9n * E18 },
+        { type: "CreateEncNote", recipient: other, recipientPublicKey: 5n, token: STRK_ADDRESS, amount: 4n * E18, index: 0n, salt: 9n },
+        { type: "CreateEncNote", recipient: w.address, recipientPublicKey: w.pub, token: STRK_ADDRESS, amount: 2n * E18, index: 0n, salt: 9n },
+        { type: "CreateOpenNote", recipient: other, recipientPublicKey: 5n, token: STRK_ADDRESS, index: 1n, random: 3n },
+        { type: "Withdraw", to: other, token: STRK_ADDRESS, amount: 2n * E18, random: 1n },
+        { type: "Withdraw", to: w.address, token: STRK_ADDRESS, amount: E18, random: 2n },
+      ]),
+    );
+    const to = BigInt(other);
+    expect(mixed.map((c) => [BigInt(c.counterparty) === to, c.amount, c.usdValue])).toEqual([
+      [true, "4", 2],
+      [true, "2", 1],
+      [true, "unknown (an open note)", null],
+    ]);
+    // The custody rules come first: another wallet's calldata is refused, not priced.
+    await expect(m.outflows({ handle }, encodeCompileCalldata({ user: other, viewingKey: w.vk, actions: register(w, E18) }))).rejects.toThrow(/must be the wallet's address/);
   });
 });

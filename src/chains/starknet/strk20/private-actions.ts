@@ -5,9 +5,14 @@
  * the calldata is decoded and must be the wallet's; external invokes are refused; the wallet's token and
  * recipient allow-lists apply to every action that moves value; fee quotes above the ceiling or to a
  * recipient off the allow-list are refused; a proof is checked for shape and expiry and never relayed twice.
+ * `outflows` reports, priced, what a signing would move out of the wallet, for the wallet's USD limits
+ * (applied by the caller, src/strk20/service.ts, with the escrow core's limit check).
  */
 import { formatUnits } from "../../../lib/money";
 import type { KeyHandle } from "../../custody";
+import type { AssetRegistry } from "../../port";
+import type { AssetChange, RawChange } from "../../types";
+import { priceChanges } from "../simulate";
 import { STARKNET_TOKENS, STRK_ADDRESS, tokenByAddress, tokenBySymbol } from "../constants";
 import type { StarkCustodySigner } from "../custody";
 import { FeltError, normaliseAddress, toFeltHex } from "../felt";
@@ -62,6 +67,12 @@ export interface Strk20Module {
   readonly settings: Strk20Settings;
   relayStatus(): Promise<RelayStatus>;
   poolFee(feeToken?: string): Promise<FeeQuote>;
+  /**
+   * The custody rules on the calldata (as signProofInvocation applies them), then what its actions move out
+   * of the wallet, priced: notes to and withdrawals to anyone else, the relayer's fee included. An open
+   * note to someone else carries no amount here (whoever fills it sets it): it is reported unpriced.
+   */
+  outflows(w: Strk20Wallet, compileActionsCalldata: readonly unknown[]): Promise<AssetChange[]>;
   signProofInvocation(w: Strk20Wallet, compileActionsCalldata: readonly unknown[]): Promise<SignedProof>;
   viewingKeySignature(w: Strk20Wallet): Promise<{ pool: string; message: string; signature: [string, string] }>;
   relay(a: { call: { contractAddress: unknown; entrypoint: unknown; calldata: unknown }; proof: unknown; proofFacts: unknown; feeToken?: string }): Promise<{ txHash: string; trackingId: string; pool: string; feeToken: string; fee: string }>;
@@ -81,7 +92,10 @@ export function resolveFeeToken(t: string | undefined): string {
   }
 }
 
-export function createStrk20(settings: Strk20Settings, o: { rpcUrl: string; custody: StarkCustodySigner; now?: () => number; rpc?: StarknetRpc; clientOptions?: { timeoutMs?: number; backoffMs?: number } }): Strk20Module {
+export function createStrk20(
+  settings: Strk20Settings,
+  o: { rpcUrl: string; custody: StarkCustodySigner; assets: AssetRegistry; now?: () => number; rpc?: StarknetRpc; clientOptions?: { timeoutMs?: number; backoffMs?: number } },
+): Strk20Module {
   const rpc = o.rpc ?? starknetRpc(o.rpcUrl);
   const now = o.now ?? Date.now;
   const prover: ProverClient = createProverClient(settings.proverUrl, o.clientOptions);
@@ -147,16 +161,24 @@ export function createStrk20(settings: Strk20Settings, o: { rpcUrl: string; cust
       };
     },
 
-    async signProofInvocation(w, raw) {
-      let call;
-      try {
-        call = decodeCompileCalldata(raw);
-      } catch (e) {
-        if (e instanceof ActionsError) throw refused(e.message);
-        throw e;
+    async outflows(w, raw) {
+      const call = vetted(w, raw, settings);
+      const self = w.handle.address;
+      const out: RawChange[] = [];
+      const open: AssetChange[] = [];
+      for (const a of call.actions) {
+        if (a.type === "Withdraw" && a.to !== self) out.push({ direction: "out", assetType: "erc20", changeType: "transfer", token: a.token, rawAmount: a.amount, counterparty: a.to, unlimited: false });
+        if (a.type === "CreateEncNote" && a.recipient !== self) out.push({ direction: "out", assetType: "erc20", changeType: "transfer", token: a.token, rawAmount: a.amount, counterparty: a.recipient, unlimited: false });
+        if (a.type === "CreateOpenNote" && a.recipient !== self) {
+          const [priced] = await priceChanges(o.assets, [{ direction: "out", assetType: "erc20", changeType: "transfer", token: a.token, rawAmount: 0n, counterparty: a.recipient, unlimited: false }]);
+          open.push({ ...priced!, amount: "unknown (an open note)", usdValue: null });
+        }
       }
-      if (call.user !== w.handle.address) throw refused(`compileActionsCalldata[0] must be the wallet's address ${w.handle.address}; it is ${call.user}`);
-      checkActions(w, call.actions, settings);
+      return [...(await priceChanges(o.assets, out)), ...open];
+    },
+
+    async signProofInvocation(w, raw) {
+      vetted(w, raw, settings);
       const id = await chain();
       let head: number;
       let nonce: bigint;
@@ -233,6 +255,20 @@ export function createStrk20(settings: Strk20Settings, o: { rpcUrl: string; cust
 
 const fmtNum = (token: string, amount: bigint) => formatUnits(amount, tokenByAddress(token)?.decimals ?? 18);
 const fmt = (token: string, amount: bigint) => `${fmtNum(token, amount)} ${tokenByAddress(token)?.symbol ?? token}`;
+
+/** The calldata decoded, the wallet's own, and its actions within the custody rules; refused otherwise. */
+function vetted(w: Strk20Wallet, raw: readonly unknown[], s: Strk20Settings) {
+  let call;
+  try {
+    call = decodeCompileCalldata(raw);
+  } catch (e) {
+    if (e instanceof ActionsError) throw refused(e.message);
+    throw e;
+  }
+  if (call.user !== w.handle.address) throw refused(`compileActionsCalldata[0] must be the wallet's address ${w.handle.address}; it is ${call.user}`);
+  checkActions(w, call.actions, s);
+  return call;
+}
 
 /** The custody rules on decoded client actions (research/starknet.md §6, item 2). */
 function checkActions(w: Strk20Wallet, actions: ClientAction[], s: Strk20Settings): void {
