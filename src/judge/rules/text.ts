@@ -104,6 +104,12 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(entries|orders|trades|payments|transfers|swaps|bets)\s+(?:are|is)\s+(limited to|capped at)\b/gi, "$2");
   // "Leverage maximum is 5x", "max leverage is 5x": a maximum.
   s = s.replace(/\b(leverage)\s+(?:maximum|max|cap|limit)\s+(?:is|of|=|:)\s*/gi, "$1 at most ").replace(/\b(?:maximum|max)\s+(leverage)\s+(?:is|=|:)\s*/gi, "$1 at most ");
+  // Config keys: "max_order_usd: 75" is "max order: $75", "max_price_per_share: 0.35" is "max price per share: 0.35".
+  s = s.replace(/(^|\n)([ \t-]*)([A-Za-z]+(?:_[A-Za-z0-9]+)+)(\s*[:=]\s*)/g, (_m, nl: string, ind: string, key: string, sep: string) => `${nl}${ind}${key.replace(/_/g, " ")}${sep.includes("=") ? ": " : sep}`);
+  s = s.replace(/(^|\n)([ \t-]*[A-Za-z][A-Za-z ]*?)\s+usdc?\s*:\s*\$?(?=\d)/gi, "$1$2: $");
+  // Chat spelling: "b4" is before, "w/o" without, "askin" asking; "ping me before you send it" is "ping me first".
+  s = s.replace(/\bb4\b/gi, "before").replace(/\bw\/o\b/gi, "without").replace(/\b(ask|check|ping|text|call)in\b/gi, "$1ing");
+  s = s.replace(/\bbefore\s+(?:you|u|the agent|it)\s+(?:send|place|submit|execute|do|make|put in|fire off)s?\s+(?:it|them|that|this|the (?:order|bet|trade|payment))\b/gi, "first");
   // Chat spelling: "u can" is "you can".
   s = s.replace(/\bu\s+(?=(?:can|may|must|should|cannot|can't|are|will)\b)/gi, "you ");
   // "Prohibited: A; B; C." - every item of the list is prohibited, not only the first.
@@ -134,7 +140,7 @@ export function protect(raw: string, refs: Refs): string {
   // "The agent has no authority to withdraw", "is not authorised to": it may not.
   s = s.replace(/\b(?:has|have|holds?|gets?|is given|are given)\s+no\s+(?:authority|permission|right|mandate|power|license|licence)\s+to\b|\b(?:is|are)\s+not\s+(?:authori[sz]ed|permitted|allowed|entitled|empowered)\s+to\b|\blacks?\s+(?:the\s+)?(?:authority|permission|right)\s+to\b/gi, "may not");
   // Chat interjections carry no rule: "never send money anywhere lol", "tbh just BTC".
-  s = s.replace(/[ \t]*\b(?:lol|lmao|rofl|haha+|hehe+|tbh|imo|imho|ngl|btw)\b/gi, "");
+  s = s.replace(/[ \t]*\b(?:lol|lmao|rofl|haha+|hehe+|tbh|imo|imho|ngl|btw|obv|obvs|pls|plz|thx)\b/gi, "");
   // "no token approvals, zero exceptions", "never, no matter what": emphasis, not a second rule.
   s = s.replace(/[,;:(\s-]+\s*(?:(?:zero|no)\s+exceptions?|without\s+(?:any\s+)?exceptions?|no\s+matter\s+what|no\s+ifs(?:,)?\s+(?:and|or)\s+buts|full\s+stop|period)\s*\)?(?=\s*(?:[.;!\n]|$))/gi, "");
   // "Flag anything over $10k for review" asks for a human above the figure: "anything over $10k needs review".

@@ -113,7 +113,7 @@ export type Constraint =
   /** "cross only", "positions shall use isolated margin": the margin mode a leverage setting must keep. */
   | (Base & { kind: "margin_mode"; mode: "cross" | "isolated" })
   /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
-  | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell" })
+  | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell"; escalate?: boolean })
   /** "exits": an order that closes or reduces a position (per context.positions) must carry reduce-only. */
   | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" | "exits" })
   /** "Reduce-only exits are always allowed": closing orders are exempt from order caps and shape rules. */
@@ -128,6 +128,8 @@ export type Constraint =
       appliesTo: "all" | "entries";
     })
   | (Base & { kind: "slippage_cap"; bps: number })
+  /** "never pay more than 45c a share": a prediction-market order's limit price per share (dollars), for buys or every order. */
+  | (Base & { kind: "price_cap"; max: number; strict: boolean; side: "buy" | "all" })
   /** "only swap WETH to USDC", "buy SOL with USDC": swaps may sell only `sell` and buy only `buy`. */
   | (Base & { kind: "swap_direction"; sell: string[]; buy: string[] })
   /** "ExactIn only", "never exact-output swaps": which amount of a swap the agent may fix (the input or the output). */

@@ -4,7 +4,7 @@
 import type { Activity, ActionView, Constraint, Finding } from "../types";
 import { checkCap, checkEscalateAbove, checkLeverage, checkSlippage } from "./amounts";
 import { checkBeneficiary, checkList } from "./lists";
-import { checkApprovalExact, checkOrderType, checkReduceOnly, checkSide } from "./orders";
+import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, checkSide } from "./orders";
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 import { checkCounterpartyNotes } from "./notes";
 
@@ -69,6 +69,9 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "order_type":
         out.push(...checkOrderType(c, typeView));
+        break;
+      case "price_cap":
+        out.push(...checkPriceCap(c, orderView));
         break;
       case "approval_exact":
         out.push(...checkApprovalExact(c, view, ctx));

@@ -16,7 +16,8 @@ export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: Action
       if (o.side === null) out.push({ type: "unknown", message: `The order's side is unknown, so "${c.rule}" cannot be checked.` });
       else if (o.side !== c.allowed) {
         // A reduce-only sell closes a position rather than selling inventory; whether the rule covers it is unclear.
-        if (o.reduceOnly) out.push({ type: "unknown", message: `The ${desc(o)} order closes a position; whether "${c.rule}" covers that is unclear.` });
+        if (c.escalate) out.push({ type: "escalate", message: `The ${desc(o)} order is a ${o.side}, which "${c.rule}" holds for the owner.` });
+        else if (o.reduceOnly) out.push({ type: "unknown", message: `The ${desc(o)} order closes a position; whether "${c.rule}" covers that is unclear.` });
         else out.push({ type: "violation", message: `The ${desc(o)} order is a ${o.side}, which "${c.rule}" does not allow.` });
       }
     }
@@ -123,6 +124,20 @@ export function checkOrderType(c: Extract<Constraint, { kind: "order_type" }>, v
     if (c.appliesTo === "entries" && o.reduceOnly)
       out.push({ type: "unknown", message: `The ${desc(o)} exit would break "${c.rule}" if the rule covers exits as well as entries; that is unclear.` });
     else out.push({ type: "violation", message: msg });
+  }
+  return out;
+}
+
+/** A share pays out $1: the cap binds the limit price of each prediction-market order it covers. */
+export function checkPriceCap(c: Extract<Constraint, { kind: "price_cap" }>, view: ActionView): Finding[] {
+  const out: Finding[] = [];
+  for (const o of view.orders) {
+    if (o.marketType !== "prediction" || (c.side === "buy" && o.side === "sell")) continue;
+    if (c.side === "buy" && o.side === null) out.push({ type: "unknown", message: `The order's side is unknown, so "${c.rule}" cannot be checked.` });
+    else if (o.price === null)
+      out.push({ type: "unknown", message: `The ${desc(o)} order carries no limit price, so "${c.rule}" cannot be checked.` });
+    else if (c.strict ? o.price >= c.max - 1e-9 : o.price > c.max + 1e-9)
+      out.push({ type: "violation", message: `The ${desc(o)} order's price of $${o.price} a share is above the $${c.max} price cap ("${c.rule}").` });
   }
   return out;
 }

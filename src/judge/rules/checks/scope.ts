@@ -92,7 +92,7 @@ export function impliedActivities(cs: Constraint[]): Activity[] {
     if (c.kind === "approval_exact") out.add("approval");
     if (c.kind === "escalate_on") c.activities.forEach((a) => out.add(a));
     if (c.kind === "slippage_cap" || c.kind === "swap_mode" || c.kind === "swap_direction") out.add("swap");
-    if (c.kind === "side" || c.kind === "reduce_only" || c.kind === "order_type") out.add("order");
+    if (c.kind === "side" || c.kind === "reduce_only" || c.kind === "order_type" || c.kind === "price_cap") out.add("order");
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "order") out.add("order");
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "swap") out.add("swap");
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "transfer") ["transfer", "payment"].forEach((a) => out.add(a as Activity));

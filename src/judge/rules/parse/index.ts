@@ -8,6 +8,7 @@ import type { Activity, Constraint } from "../types";
 import { consume, makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
 import { CHAINS, RECIPIENT_WORDS, ROLE_NOUNS, VENUES } from "../vocab";
 import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
+import { parsePriceCap } from "./price";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
@@ -36,6 +37,8 @@ const LABEL_DANGER =
 const labelText = (t: string): string =>
   t
     .replace(/§[a-z]\d+/g, " ")
+    // Config keys join words with underscores ("max_order_usd:"): each word still counts.
+    .replace(/_/g, " ")
     .replace(/\(\s*(?:chain\s?id|chain|eip155)\s*[:=]?\s*\d{1,7}\s*\)/gi, " ")
     // A document id ("Policy AAVE-03", "MEMO RC-2026-14") is a name, not a quantity.
     .replace(/\b[A-Za-z]{2,}(?:-\d+)+\b/g, " ")
@@ -175,6 +178,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseMarginMode(c, st, rule);
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
+  parsePriceCap(c, st, rule);
   parseSide(c, st, rule);
   parseProtective(c, st, rule);
   parseReduceOnly(c, st, rule);
@@ -202,7 +206,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     parseNegative(c, st, rule);
     return [];
   }
-  return parsePositive(c, st, rule, { inherit, capClause });
+  return parsePositive(c, st, rule, { inherit, capClause, produced: st.constraints.length > before });
 }
 
 const LIMITS_SOMETHING =

@@ -91,11 +91,13 @@ function takeTopic(c: Clause, st: ParseState): string[] {
     let start = m.index;
     while (start > 0 && !c.used[start - 1] && !/[,;:()]/.test(c.text[start - 1])) start--;
     const words = c.text.slice(start, m.index).split(/\s+/).filter(Boolean);
-    while (words.length && /^(only|on|in|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|markets?|allowed|permitted|approved|eligible|whitelisted|allowlisted)$/i.test(words[0])) words.shift();
-    if (words.length === 0 || words.length > 6 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
+    while (words.length && /^(only|on|in|into|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|im|i'm|we're|were|interested|markets?|allowed|permitted|approved|eligible|whitelisted|allowlisted)$/i.test(words[0])) words.shift();
+    // "nba finals + stanley cup": each side of "+", "&", "and", "or", "/" is its own category.
+    const parts = words.join(" ").split(/\s*(?:\+|&|\/|,|\band\b|\bor\b)\s*/).map((p) => p.trim()).filter(Boolean);
+    if (parts.length === 0 || parts.some((p) => p.split(" ").length > 6) || words.length > 10 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
     // "Prediction-market mandate": the name of the policy, not a category of markets.
     if (words.some((w) => /-$|^(?:prediction|polymarket|kalshi|betting)$/i.test(w)) || /^\S*\s*(?:mandate|policy|rules|bot|agent|config|desk)\b/i.test(c.text.slice(m.index + m[0].length))) return false;
-    topics.push(words.join(" "));
+    topics.push(...(parts.length > 1 ? parts : [words.join(" ")]));
     consume(c, start, m.index);
   });
   return topics;
@@ -258,13 +260,42 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   return lists.length > 0;
 }
 
-export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean }): Activity[] {
+/** Words an "only" may skip before what it narrows ("only into the", "only ever trade"). */
+const ONLY_SKIP = /^(?:into|in|on|the|a|an|to|do|ever|be|with|about|those|these|them|ones?|for|of|at)$/i;
+
+/**
+ * "we're only into those weird niche ones": nothing after "only" was read by any recogniser, so the "only" cannot
+ * be credited to anything else the clause named (a venue in its label) and stays unread.
+ */
+function onlyNarrowsUnread(c: Clause): boolean {
+  const re = /\bonly\b/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(c.text)) !== null) {
+    if (c.used[m.index]) continue;
+    const word = /[A-Za-z§$\d][\w'’§.$-]*/g;
+    word.lastIndex = m.index + m[0].length;
+    let w: RegExpExecArray | null;
+    let content = false;
+    let read = false;
+    while ((w = word.exec(c.text)) !== null) {
+      if (c.used[w.index]) read = true;
+      else if (!ONLY_SKIP.test(w[0])) content = true;
+    }
+    if (content && !read) return true;
+  }
+  return false;
+}
+
+export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean; produced?: boolean }): Activity[] {
   const route = routeAssets(c);
   const it = takeItems(c, st, "rule");
   if (route) it.assets = it.assets.filter((a) => !route.includes(a));
   const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c);
   const topics = it.markets.length || it.otherRefs.some((r) => /market|question|event/i.test(r)) ? [] : takeTopic(c, st);
-  scan(c, /\b(?:only|exclusively|solely|just|allowed|permitted|whitelisted|allowlisted|restricted to|limited to|stick to|nothing (?:else|other than|but))\b:?/gi, () => undefined);
+  // "im only into the nba finals markets": an "only" that narrowed nothing this clause could name (no verb, no list,
+  // no context list) stays unread, so the words it narrows are not silently ignored.
+  const narrowsNothing = !opts.produced && verbs.length === 0 && listsFrom(it, topics).length === 0 && !it.recipientRefs.length && !it.otherRefs.length && !it.hostRefs.length && !it.marketTypes.length;
+  if (!narrowsNothing && !(verbs.length === 0 && onlyNarrowsUnread(c))) scan(c, /\b(?:only|exclusively|solely|just|allowed|permitted|whitelisted|allowlisted|restricted to|limited to|stick to|nothing (?:else|other than|but))\b:?/gi, () => undefined);
   // "in two markets: 'A' and 'B'": the count introduces the list that follows.
   scan(c, /\b(?:two|three|four|five|six|several|a few|the following|these|both)(?=\s+(?:[a-z-]+\s+)?(?:markets?|tokens?|assets?|coins?|address(?:es)?|wallets?|hosts?|domains?|venues?|chains?|recipients?|vendors?)\s*:)/gi, () => undefined);
   const own = uniq(verbs.flatMap((v) => v.pos));

@@ -46,6 +46,10 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
     new RegExp(String.raw`\bshort[- ]only\b|\bshorts?\s+only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
     () => add(st, { kind: "side", allowed: "short", rule }),
   );
+  // "don't sell anything without asking me first": the other side is held for a human, not forbidden.
+  scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\s+(?:(?:anything|any(?:\s+shares?)?|a\s+thing|positions?)\s+)?without\s+(?:first\s+)?(?:asking|checking with|consulting|confirming with|pinging|approval from)\s+(?:me|us|the owner|a human|someone)(?:\s+first)?\b`, "gi"), (m) => {
+    add(st, { kind: "side", allowed: m[1].toLowerCase() === "sell" ? "buy" : "sell", escalate: true, rule });
+  });
   // "Never sell", "selling is not allowed", "buy-only": one side of the book only.
   scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\b(?!\s+(?:more|above|over|at|below|under|than|any\s+\w+\s+(?:more|above)))(?=\s*(?:[,;.]|$|orders?\b|anything\b))|\b(sell|buy)(?:ing|s)?\s+(?:orders?\s+)?(?:is|are)\s+(?:not allowed|not permitted|forbidden|prohibited|banned)\b|\b(buy|sell)[- ]only\b`, "gi"), (m) => {
     const side = (m[1] ?? m[2] ?? m[3]).toLowerCase();
@@ -136,7 +140,8 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   const after = c.text.slice(found[found.length - 1].index);
   const bannedAfter = /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted)\b/i.test(after);
   // "limit orders are fine" permits without restricting; a restriction needs "only", "must", "use", "always".
-  const restricting = /\b(?:only|must|should|always|use|using|exclusively|required|require|need|needs)\b/i.test(c.text);
+  // A config line ("order types: GTC", "tif: GTC, GTD") lists the allowed ones.
+  const restricting = /\b(?:only|must|should|always|use|using|exclusively|required|require|need|needs)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(c.text);
   if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
   else if (restricting) {
     // "Limit orders only: no trigger orders": a later type under its own negation is denied, not allowed.
