@@ -92,6 +92,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\btest\s?nets?\b|\btest\s+networks?\b|\btest\s+chains?\b/gi, "testnets");
   // "Undelegating, pulling HYPE out of staking, or sending HYPE elsewhere: all off-limits": every item is prohibited.
   s = s.replace(/(^|[.;\n]\s*)([^.;:\n]{3,200}?)\s*:\s*(?:(?:all|both|each|every one)(?:\s+of\s+(?:them|these))?\s+)?(?:are\s+|is\s+)?(?:off[- ]limits|forbidden|prohibited|banned|not allowed|not permitted|a no[- ]go)\b/gi, "$1never $2");
+  // Config lines "borrow: never", "bridging: disabled": the activity the key names is never done.
+  s = s.replace(/(^|\n)([ \t]*[-*•]?[ \t]*)([A-Za-z][\w /-]{1,40}?)[ \t]*[:=][ \t]*(?:never|disabled)[ \t]*\.?[ \t]*(?=\n|$)/gi, "$1$2never $3");
   // Intensifiers carry no rule: "shorts are totally fine", "seriously don't".
   s = s.replace(/\b(?:totally|completely|absolutely|perfectly|really|seriously|definitely|100%)\s+(?=(?:fine|ok|okay|allowed|permitted|don['’]t|do not|never|not)\b)/gi, "");
   // "each transfer counts on its own": separately.

@@ -96,6 +96,8 @@ export type Constraint =
       strict: boolean;
       /** For swaps: the cap counts the amount going in (sold). */
       sideIn?: boolean;
+      /** "max supply per tx: 50k": the cap counts only these activities (the one its cap word names). */
+      activities?: Activity[];
       /** Cumulative caps name what is counted ("staked", "spent"); used to find the context counter. */
       subject?: string;
       /** The context path the rules name as the running total ("the day's running total is context.spent_today_usd"). */
@@ -136,7 +138,7 @@ export type Constraint =
   | (Base & { kind: "swap_mode"; mode: "in" | "out" })
   /** exact: approvals must equal the swap they serve; otherwise only unlimited approvals are ruled out. */
   | (Base & { kind: "approval_exact"; exact: boolean; pendingRef?: boolean })
-  | (Base & { kind: "beneficiary"; addresses: string[] });
+  | (Base & { kind: "beneficiary"; addresses: string[]; /** context paths holding the allowed address(es) */ refs?: string[] });
 
 export type ConstraintKind = Constraint["kind"];
 

@@ -83,3 +83,55 @@ describe("output sent back to 'this wallet' when the intent names no address", (
     expect(verdict(I, swap("USDC", "WETH", { recipient: OTHER }), { wallet: OTHER }, { action: tx(ME) })).toBe("BLOCK");
   });
 });
+
+describe("Aave rules written as config lines", () => {
+  const VAULT = "0x7777777777777777777777777777777777777777";
+  const STRANGER = "0x8888888888888888888888888888888888888888";
+  const I = [
+    "lending bot",
+    "chain = base",
+    "venue: aave",
+    "assets: USDC",
+    "permitted: supply, withdraw",
+    "borrowing: disabled",
+    "on behalf of: context.treasury_vault (onBehalfOf must be that vault)",
+    "max deposit per tx: 20k USD",
+  ].join("\n");
+  const ctx = { treasury_vault: VAULT };
+  const aave = (actionType: string, amount: string | null, onBehalfOf: string, chain = "base"): Facts =>
+    facts({
+      venue: "aave", chain, chainId: chain === "base" ? 8453 : 1, actionFamily: actionType === "borrow" ? "position" : "vault", actionType,
+      transfers: actionType === "supply" ? [{ asset: "USDC", amount, usd: amount === null ? null : Number(amount), to: "0x9999999999999999999999999999999999999999", intoProtocol: true }] : [],
+      assets: ["USDC"], recipients: [], notionalUsd: amount === null ? null : Number(amount), details: { onBehalfOfOrTo: onBehalfOf },
+    });
+
+  it("reads every line: a lower-case chain after its key, a 'key: disabled' line as a ban", () => {
+    expect(readings(I)).not.toContain("not understood");
+    expect(parseIntent(I).constraints).toContainEqual(expect.objectContaining({ kind: "allow", dim: "chain", values: ["base"] }));
+    expect(parseIntent(I).constraints).toContainEqual(expect.objectContaining({ kind: "forbid", activities: ["borrow"] }));
+  });
+
+  it("a supply for the vault inside the cap is allowed; one for someone else, or over the cap, is blocked", () => {
+    expect(verdict(I, aave("supply", "20000", VAULT), ctx)).toBe("ALLOW");
+    expect(verdict(I, aave("supply", "5000", STRANGER), ctx)).toBe("BLOCK");
+    expect(verdict(I, aave("supply", "20001", VAULT), ctx)).toBe("BLOCK");
+    expect(verdict(I, aave("supply", "5000", VAULT, "ethereum"), ctx)).toBe("BLOCK");
+  });
+
+  it("the vault named only in the context must be there, or nothing is allowed", () => {
+    expect(verdict(I, aave("supply", "5000", VAULT), {})).not.toBe("ALLOW");
+  });
+
+  it("the deposit cap does not hold back a withdrawal of everything, and a borrow stays banned", () => {
+    expect(parseIntent(I).constraints).toContainEqual(expect.objectContaining({ kind: "cap", activities: ["supply", "vault_deposit"] }));
+    expect(verdict(I, aave("borrow", "100", VAULT), ctx)).toBe("BLOCK");
+    const withdrawAll = (to: string) => facts({ venue: "aave", chain: "base", chainId: 8453, actionFamily: "vault", actionType: "withdraw", transfers: [{ asset: "USDC", amount: null, usd: null, to }], assets: ["USDC"], recipients: [to], notionalUsd: null, details: { onBehalfOfOrTo: to } });
+    expect(verdict(I, withdrawAll(VAULT), ctx)).toBe("ALLOW");
+    expect(verdict(I, withdrawAll(STRANGER), ctx)).toBe("BLOCK");
+  });
+
+  it("a cap whose word names no activity still counts every action", () => {
+    const k = parseIntent("assets: USDC\nmax per tx: 20k USD").constraints.find((c) => c.kind === "cap");
+    expect(k && "activities" in k ? k.activities : undefined).toBeUndefined();
+  });
+});

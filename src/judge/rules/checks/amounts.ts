@@ -84,6 +84,7 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
   }
   if (c.period !== "action") return checkCumulative(c, view, ctx);
   if (!inScope(c.scope, view)) return [];
+  if (c.activities && !view.activities.some((a) => c.activities!.includes(a))) return [];
   const out: Finding[] = [];
   const limit = fmtQ(c.limit.value, c.limit);
   for (const it of measure(view, c.limit.unit, ctx)) {

@@ -38,7 +38,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkList(c, view, ctx));
         break;
       case "beneficiary":
-        out.push(...checkBeneficiary(c, view));
+        out.push(...checkBeneficiary(c, view, ctx));
         break;
       case "cap":
         out.push(...checkCap(c, orderView, ctx));

@@ -300,10 +300,14 @@ function checkStable(c: ListC, view: ActionView): Finding[] {
   return out;
 }
 
-export function checkBeneficiary(c: Extract<Constraint, { kind: "beneficiary" }>, view: ActionView): Finding[] {
+export function checkBeneficiary(c: Extract<Constraint, { kind: "beneficiary" }>, view: ActionView, ctx: Ctx = null): Finding[] {
   if (!view.activities.some((a) => a === "supply" || a === "vault_deposit" || a === "repay" || a === "borrow")) return [];
   if (view.beneficiaries.length === 0) return [{ type: "unknown", message: `The action does not show on whose behalf it acts, so "${c.rule}" cannot be checked.` }];
-  const ok = new Set(c.addresses.map(normAddr));
+  // "onBehalfOf must be the vault (context.vault)": the address is read from the context the rule names.
+  const fromRefs = (c.refs ?? []).flatMap((r) => addressesIn(atPath(ctx, r)));
+  const missing = (c.refs ?? []).filter((r) => addressesIn(atPath(ctx, r)).length === 0);
+  if (missing.length) return [{ type: "unknown", message: `The rule "${c.rule}" refers to ${missing.join(", ")}, which the context does not provide.` }];
+  const ok = new Set([...c.addresses, ...fromRefs].map(normAddr));
   const bad = view.beneficiaries.filter((b) => !ok.has(normAddr(b)));
-  return bad.length ? [{ type: "violation", message: `The position would be credited to ${bad[0]}, not ${c.addresses[0]} as "${c.rule}" requires.` }] : [];
+  return bad.length ? [{ type: "violation", message: `The position would be credited to ${bad[0]}, not ${c.addresses[0] ?? fromRefs[0]} as "${c.rule}" requires.` }] : [];
 }

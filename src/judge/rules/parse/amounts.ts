@@ -4,7 +4,7 @@
  * (a small window bounded by punctuation and the neighbouring amounts), so "Max notional $2,000 per order",
  * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
  */
-import type { CapScope, Constraint, Period, Quantity } from "../types";
+import type { Activity, CapScope, Constraint, Period, Quantity } from "../types";
 import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
 import { add, asSymbol, type ParseState } from "./state";
 
@@ -199,6 +199,24 @@ export function parseAboveThat(c: Clause, st: ParseState, sentenceStart: number)
   take(c, esc);
 }
 
+const CAPPED_ACTIVITY: Array<[RegExp, Activity[]]> = [
+  [/^(?:supply|supplies|deposit|deposits)$/i, ["supply", "vault_deposit"]],
+  [/^(?:borrow|borrows|borrowing)$/i, ["borrow"]],
+  [/^(?:repay|repays|repayment|repayments)$/i, ["repay"]],
+  [/^(?:wrap|wraps|wrapping)$/i, ["wrap"]],
+  [/^(?:stake|stakes|staking)$/i, ["stake", "delegate"]],
+];
+
+/**
+ * "max supply per tx: 50k USD", "borrow cap 10k": the cap word names the one activity it counts, so a withdrawal
+ * is not held to a supply cap. Only a verb right next to the cap word; anything looser stays a cap on every action.
+ */
+function cappedActivity(text: string): Activity[] | undefined {
+  const m = /\b(?:max(?:imum)?|cap(?:ped)?|limit)\s+(\w+)\s+(?:per|each|a|in one|[:=])|\b(\w+)\s+(?:cap|limit|max(?:imum)?)\s*(?:per\b|each\b|[:=]|of\b|is\b|\d|\$)/i.exec(text);
+  const verb = m?.[1] ?? m?.[2];
+  return verb ? CAPPED_ACTIVITY.find(([re]) => re.test(verb))?.[1] : undefined;
+}
+
 /** Caps, budgets and escalation thresholds around every amount in the clause. */
 export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
   const before = st.constraints.length;
@@ -306,7 +324,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       groupWords.push({ cap: null, period, scope });
       continue;
     } else {
-      add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, rule });
+      add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, rule });
     }
     if (sideIn) scan(c, /\bin\b/gi, (m) => m.index >= a.end && m.index < postEnd);
     scan(c, /\b(?:or less|or lower|or below|or under|and below|at most|maximum|max)\b/gi, (m) => m.index >= a.end && m.index < postEnd);

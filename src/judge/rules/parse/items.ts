@@ -123,6 +123,9 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     push(it.chains, "sepolia");
     push(it.chains, "base-sepolia");
   });
+  // Config lines ("network: base", "chain = base"): the key says the lower-case word is the chain.
+  scan(c, /\b(?:networks?|chains?)\s*[:=]\s*base\b/gi, () => push(it.chains, "base"));
+  scan(c, /(?<=\b(?:networks?|chains?)\s*[:=]\s*)base\b/gi, () => push(it.chains, "base"));
   scan(c, /\b[Oo]n base\b|\bBase\b/g, () => push(it.chains, "base"));
   if (it.chains.length === 0) scan(c, /\bmainnet\b/gi, () => push(it.chains, "ethereum"));
   scan(c, VENUE_RE, (m) => {

@@ -6,7 +6,7 @@
  */
 import type { Activity, Constraint, ListDim } from "../types";
 import { consume, scan, unexplained, type Clause } from "../text";
-import { hasAny, takeItems, type Items } from "./items";
+import { hasAny, SENDER_REF, takeItems, type Items } from "./items";
 import { routeAssets } from "./routes";
 import { ESCALATE_RE } from "./amounts";
 import { add, uniq, type ParseState } from "./state";
@@ -325,6 +325,9 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const depositing = acts.some((a) => a === "supply" || a === "vault_deposit") && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a));
   const beneficiaries = it.beneficiaries.length ? it.beneficiaries : depositing ? it.recipients : [];
   if (beneficiaries.length) add(st, { kind: "beneficiary", addresses: beneficiaries, rule });
+  // "beneficiary: context.vault (onBehalfOf / withdraw-to must be the vault)": whose position it is, from the context.
+  else if (it.recipientRefs.length && /\bon\s*behalf\s*of\b|\bonBehalfOf\b|\bbeneficiar(?:y|ies)\b|\bcredited to\b/i.test(c.text))
+    add(st, { kind: "beneficiary", addresses: [], refs: it.recipientRefs.filter((r) => r !== SENDER_REF), rule });
   if (it.marketTypes.length && (acts.includes("order") || acts.length === 0) && !/\bfrom spot\b/i.test(c.text))
     add(st, { kind: "allow", dim: "marketType", values: it.marketTypes, activities: ["order", "cancel"], rule });
   return acts;
