@@ -84,6 +84,12 @@ function chatAndDesk(raw: string): string {
     /\b(orders?|trades?|positions?|entries|sends?|transfers?|withdrawals?|payments?)\s+(?:of|worth|sized?\s+at|at)\s+(\$\s?[\d.,]+\s*[kKmM]?|[\d.,]+\s*(?:[kKmM]\b|(?:[kKmM]\s*)?(?:USDC|USD|dollars)))\s+or\s+(?:more|above|larger|bigger|higher)\s+(?:are|is)\s+(?:never|not)\s+(?:allowed|permitted|ok|okay|fine)\b/gi,
     (_m, what: string, amount: string) => `${what} must be under ${amount}`,
   );
+  // "anything above 10k needs a human though": a human's approval above the figure.
+  s = s.replace(/\b(needs?|requires?)\s+(?:a\s+)?(?:human|person|manual\s+check)(?:\s+(?:though|tho|anyway|first))?(?=\s*(?:$|[,.;)\n]))/gi, "$1 human approval");
+  // "..., except the key in context.x, and it must never approve builder fees": a new prohibition, not part of the exception.
+  s = s.replace(/,\s+and\s+((?:it|the\s+agent|the\s+bot|you|they)\s+(?:must|may|shall|should|can|will)\s+(?:never|not)\b)/gi, "; $1");
+  // "place and cancel orders": both verbs take the noun.
+  s = s.replace(/\b(place|submit|post|send)\s+and\s+(cancel|modify|amend)\s+(orders?)\b/gi, "$1 $3 and $2 $3");
   // "Short ETH perp positions are the point of this account:": the purpose, restated by the rule after the colon.
   s = s.replace(/(^|[.\n]\s*)[^.:;\n]{3,80}?\s+(?:is|are)\s+the\s+(?:whole\s+)?(?:point|purpose|goal|aim)\s+of\s+(?:this|the|our|my)\s+(?:account|bot|agent|book|strategy)\s*:\s*/gi, (m: string, start: string) =>
     TITLE_RULE.test(m.replace(/\b(?:is|are)\s+the\b.*$/i, "")) ? m : start,

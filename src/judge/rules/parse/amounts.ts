@@ -127,7 +127,7 @@ export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
     });
   }
   // "Never raise leverage above 3x": a cap on the setting, not a ban on every increase.
-  scan(c, /\b(?:never|do not|don't|must not|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:increase|raise|bump|set|push|take|put|run|use)\s+(?:the\s+|any\s+|our\s+)?leverage\s+(?:above|over|beyond|past|higher than|more than|greater than)\s+(\d+(?:\.\d+)?)\s*x\b/gi, (m) => {
+  scan(c, /\b(?:never|do not|don't|must not|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:increase|raise|bump|set|push|take|put|run|use|change|move|adjust|lift)\s+(?:the\s+|any\s+|our\s+)?leverage\s+(?:above|over|beyond|past|higher than|more than|greater than)\s+(\d+(?:\.\d+)?)\s*x\b/gi, (m) => {
     add(st, { kind: "leverage_cap", max: Number(m[1]), rule });
   });
   scan(c, /\b(?:never|do not|don't|must not|no|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:change|changes|changing|modify|modifying|adjust|adjusting|update|updating|alter|altering|touch|touching|set|setting|edit|editing)\s+(?:the\s+|any\s+|account\s+)?leverage(?:\s+settings?)?(?:\s+(?:on|for)\s+any\s+(?:market|asset|position))?\b|\bno\s+leverage\s+(?:changes?|adjustments?|updates?|modifications?)\b|\bleverage\s+(?:changes?|adjustments?|updates?|modifications?)\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|banned|disallowed)\b|\bleave\s+(?:the\s+)?leverage\s+(?:settings?\s+)?(?:as it is|as is|unchanged|alone)\b|\bleverage\s+(?:settings?\s+)?(?:must|should)\s+(?:not\s+change|stay\s+(?:unchanged|the same|as is))\b/gi, () => {

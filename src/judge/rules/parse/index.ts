@@ -64,6 +64,22 @@ function isPreamble(s: string): boolean {
   return PREAMBLE_START.test(s.trim());
 }
 
+/**
+ * Background and titles: "Background: our team runs three books and rotates keys monthly", "Resolution 14 of the
+ * Lantern DAO, passed by on-chain vote". They describe the owner or name the rules, so they are descriptive and never
+ * a label (a background's nouns, "API keys", grant nothing); only when no word in them could limit or permit.
+ */
+const BACKGROUND_START = /^\s*(?:background|for context|some context|context|fyi|about us|about this account)\s*[:,-]\s*/i;
+const DOC_TITLE =
+  /^\s*(?:resolution|proposal|motion|directive|decision|ordinance|bylaw)\s+(?:no\.?\s*|#)?\d+[\w-]*(?:\s+(?:of|from|by)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})?\s*,?\s*(?:(?:passed|adopted|ratified|approved|enacted)\s+(?:by|on|via|through|in)\s+[\w\s-]{1,40})?$/i;
+const DESCRIBES_ONLY_DANGER =
+  /\b(?:never|not|no|none|nothing|nobody|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|must|may|can|cannot|should|shall|allowed|permitted|forbidden|prohibited|banned|required|requires?|up to|at most|at least|per|above|below|under|over|approve|send|withdraw|transfer|trade|stake|delegate|pay|swap|bridge|borrow)\b|n['’]t\b|\$|%|§[aqh]\d/i;
+
+function isBackground(s: string): boolean {
+  if (BACKGROUND_START.test(s)) return !DESCRIBES_ONLY_DANGER.test(s.replace(BACKGROUND_START, ""));
+  return DOC_TITLE.test(s) && !DESCRIBES_ONLY_DANGER.test(s.replace(/\b(?:passed|adopted|ratified|approved|enacted)\s+(?:by|on|via|through|in)\b/i, " "));
+}
+
 function labelPrefixEnd(text: string): number {
   // "eip155:8453" is a chain id, not the colon of a label.
   const colon = text.search(/:(?!\d)/);
@@ -262,6 +278,11 @@ function parseUncached(intent: string): ParsedIntent {
   let prevStart = 0;
   for (const s of sentences) {
     const rule = restore(s, refs);
+    if (isBackground(s)) {
+      prevStart = st.constraints.length;
+      st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
+      continue;
+    }
     if (isPreamble(s)) {
       prevStart = st.constraints.length;
       const from = st.constraints.length;
