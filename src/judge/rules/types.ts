@@ -22,6 +22,8 @@ export const ACTIVITIES = [
   "bridge",
   "approval",
   "permission",
+  /** Closing an SPL token account (its rent goes to a destination): not a payment, and owners forbid it by name. */
+  "close_account",
   "subaccount",
   "stake",
   "unstake",

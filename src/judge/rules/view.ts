@@ -48,6 +48,7 @@ export function activitiesOf(family: string, type: string | null, f?: Partial<Fa
       return ["withdrawal"];
     case "transfer":
       if (/bridge/.test(t)) return ["bridge"];
+      if (/closeaccount/.test(t)) return ["close_account"];
       return f?.transfers?.length && f.transfers.every((x) => x.internal) ? ["internal_transfer"] : ["transfer"];
     case "payment":
       return ["payment"];
