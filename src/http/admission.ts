@@ -14,8 +14,8 @@ import { ServiceError } from "../lib/errors";
 export interface AdmissionOptions {
   pressure: { readonly shedding: boolean };
   bodyBudgetBytes: number;
-  /** What a chunked body (no content-length) reserves: the body limit, all it may grow to. */
-  chunkedBodyBytes: number;
+  /** What a chunked body (no content-length) reserves on a path: that path's body limit, all it may grow to. */
+  chunkedBodyBytes: (path: string) => number;
   retryAfterSeconds?: number;
   onShed?: (reason: "memory" | "body_budget") => void;
 }
@@ -33,7 +33,7 @@ export function admission(opts: AdmissionOptions): MiddlewareHandler {
     if (opts.pressure.shedding) throw refuse("memory");
     // The body limit ran first, so a declared length is within it.
     const declared = Number(c.req.header("content-length") ?? 0);
-    const bytes = c.req.header("transfer-encoding") !== undefined ? opts.chunkedBodyBytes : Number.isFinite(declared) && declared > 0 ? declared : 0;
+    const bytes = c.req.header("transfer-encoding") !== undefined ? opts.chunkedBodyBytes(c.req.path) : Number.isFinite(declared) && declared > 0 ? declared : 0;
     if (bytes > 0 && inFlightBytes + bytes > opts.bodyBudgetBytes) throw refuse("body_budget");
     inFlightBytes += bytes;
     try {

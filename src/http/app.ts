@@ -7,10 +7,7 @@ import { requireApiKey } from "./auth";
 import { deferredRateLimit, rateLimit } from "./rate-limit";
 import type { RateLimiter } from "../rate-limits/types";
 import { clientAddress, type TrustedProxies } from "../lib/client-ip";
-import { bodyLimit } from "./body-limit";
-
-/** A 4 MB base64 STRK20 proof plus its facts, calldata and the JSON around them. */
-export const STRK20_PROOF_BODY_BYTES = 5 * 1024 * 1024;
+import { bodyLimit, proofBodyPath, STRK20_PROOF_BODY_BYTES } from "./body-limit";
 import { admission, type AdmissionOptions } from "./admission";
 import { verificationRoutes } from "./routes/verification";
 import { creditsRoutes } from "./routes/credits";
@@ -42,7 +39,7 @@ export interface AppOptions {
 
 export function createApp(opts: AppOptions): Hono<AppEnv> {
   const { services, logger, metrics } = opts;
-  const deps: RouteDeps = { services, logger, publicUrl: opts.publicUrl };
+  const deps: RouteDeps = { services, logger, publicUrl: opts.publicUrl, bodyLimitBytes: opts.bodyLimitBytes };
   const app = new Hono<AppEnv>();
 
   if (opts.trustedProxies) app.use("*", clientAddress(opts.trustedProxies));
@@ -75,12 +72,15 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   }
   const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => c.json({ error: "payload_too_large", message: `request bodies are limited to ${maxSize} bytes` }, 413) });
   const defaultLimit = limitOf(opts.bodyLimitBytes);
-  // SPEC 8 lets a STRK20 proof be up to 4 MB of base64: the two routes that carry one (MCP, propose) take it with room for its JSON.
+  // SPEC 8 lets a STRK20 proof be up to 4 MB of base64: the two routes that may carry one (MCP, propose) read
+  // bodies up to the proof limit, since only the parsed body says whether it carries one; the route then holds
+  // everything but the proof to the ordinary limit (body-limit.ts holdToLimit).
   const proofLimit = limitOf(Math.max(opts.bodyLimitBytes, STRK20_PROOF_BODY_BYTES));
-  app.use("*", (c, next) => (c.req.path === "/api/mcp" || /^\/api\/v1\/wallets\/[^/]+\/propose$/.test(c.req.path) ? proofLimit(c, next) : defaultLimit(c, next)));
+  app.use("*", (c, next) => (proofBodyPath(c.req.path) ? proofLimit(c, next) : defaultLimit(c, next)));
 
   if (opts.admission) {
-    const admit = admission({ ...opts.admission, chunkedBodyBytes: opts.bodyLimitBytes });
+    // A chunked body reserves all it may grow to on its path: the proof limit where a proof may come.
+    const admit = admission({ ...opts.admission, chunkedBodyBytes: (path) => (proofBodyPath(path) ? Math.max(opts.bodyLimitBytes, STRK20_PROOF_BODY_BYTES) : opts.bodyLimitBytes) });
     app.use("/api/v1/*", admit);
     app.use("/api/mcp", admit);
   }

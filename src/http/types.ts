@@ -15,4 +15,6 @@ export interface RouteDeps {
   services: Services;
   logger: Logger;
   publicUrl: string;
+  /** BODY_LIMIT_BYTES: what a body may hold besides a STRK20 proof (src/http/body-limit.ts holdToLimit). */
+  bodyLimitBytes: number;
 }

@@ -4,6 +4,8 @@ import type { McpToolRegistry } from "./registry";
 import { authenticateMcp, MCP_PATH, protectedResourceMetadata, RESOURCE_METADATA_PATH, unauthorized } from "./auth";
 import { handleMcpRequest } from "./server";
 import { allRefused, batchTooLarge, MCP_MAX_BATCH, messageCount, withRefusedTail } from "./batch";
+import { holdToLimit } from "../http/body-limit";
+import { mcpProofChars } from "./proof-body";
 
 export interface McpMountOptions {
   tools: McpToolRegistry;
@@ -40,6 +42,8 @@ export function mcpMount(opts: McpMountOptions) {
       } catch {
         isJson = false;
       }
+      // Read up to the STRK20 proof limit; all but a proof is held to the ordinary one (413).
+      holdToLimit(text, isJson ? mcpProofChars(parsed) : 0, deps.bodyLimitBytes);
       // One token per JSON-RPC message, taken before authentication as for every other request (a batch
       // over the cap costs one: it is refused whole below). src/mcp/batch.ts.
       const count = isJson ? messageCount(parsed) : 1;

@@ -7,7 +7,7 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../../src/server";
-import { STRK20_PROOF_BODY_BYTES } from "../../src/http/app";
+import { STRK20_PROOF_BODY_BYTES } from "../../src/http/body-limit";
 import { startTestRuntime, type TestRuntime } from "../helpers/runtime";
 
 let t: TestRuntime;

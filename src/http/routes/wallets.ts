@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Services } from "../../services";
 import { requireApiKey } from "../auth";
-import { readJson, validate } from "../body";
+import { proofDataChars, readJson, readProofJson, validate } from "../body";
 import { errorResponse } from "../errors";
 import { ServiceError } from "../../lib/errors";
 import { CHAIN_MESSAGE, CreateWalletRequest, resolveChain } from "../../wallets/schemas";
@@ -28,7 +28,13 @@ function unconfigured(services: Services) {
   if (!services.wallets.configured()) throw new ServiceError("unavailable", "escrow_unconfigured", "escrow wallets are not configured on this deployment");
 }
 
-export function walletRoutes({ services, logger }: RouteDeps) {
+/** Where a propose body carries a STRK20 proof: `input.proof` of a starknet_calls input. */
+const proposeProofChars = (body: unknown): number => {
+  const input = (body as { input?: { kind?: unknown; proof?: unknown } } | null)?.input;
+  return input?.kind === "starknet_calls" ? proofDataChars(input.proof) : 0;
+};
+
+export function walletRoutes({ services, logger, bodyLimitBytes }: RouteDeps) {
   const app = new Hono<AppEnv>();
   const auth = requireApiKey(services.accounts);
   for (const p of ["/wallets", "/wallets/*", "/escrow-transactions", "/escrow-transactions/*"]) app.use(p, auth);
@@ -57,7 +63,7 @@ export function walletRoutes({ services, logger }: RouteDeps) {
   });
 
   app.post("/wallets/:id/propose", async (c) => {
-    const req = parseProposeBody(validate(z.record(z.string(), z.unknown()), await readJson(c), undefined, "input is required"));
+    const req = parseProposeBody(validate(z.record(z.string(), z.unknown()), await readProofJson(c, bodyLimitBytes, proposeProofChars), undefined, "input is required"));
     try {
       return c.json(await services.proposals.propose(c.get("principal"), c.req.param("id"), req, "api"), 200);
     } catch (err) {
