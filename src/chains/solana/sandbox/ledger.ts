@@ -8,24 +8,25 @@
  * - signature statuses with the slot a transaction landed in (litesvm's history has no slot);
  * - preflight: a transaction that fails simulation is refused without landing (unless skipPreflight),
  *   pre-execution failures (unknown blockhash, duplicate, unfunded fee payer) never land;
- * - persistence: after every state change the whole state (litesvm snapshot + this file's tables) is
- *   written to one file (temp file + rename), before the caller hears the result, so a transaction whose
- *   signature anyone saw survives a kill -9 of the process.
+ * - persistence (./persistence.ts, src/lib/journal.ts): after every state change what it changed (the
+ *   accounts it could write, its record, the new slot) is appended to a journal and fsynced before the
+ *   caller hears the result, so a transaction whose signature anyone saw survives a kill -9 of the process;
+ *   the whole state (litesvm snapshot + this file's tables) is rewritten only when the journal outgrows it.
  *
  * Invariant: everything that changes state goes through `send`, `airdrop` or `writeAccounts`, each of which
  * persists before returning.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { Journal, writeFileDurably } from "../../../lib/journal";
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata, Clock } from "litesvm";
 import { lamports, type Address, type Blockhash, type EncodedAccount, type MaybeEncodedAccount, type Transaction } from "@solana/kit";
 import { failureToJson, type TxErrorJson } from "./errors";
 import { emptyResult, metaResult, SendRefused, type SimulationResult } from "./simulation";
 import { accountKeysOf, base58FromBytes as b58enc, compiledMessage, decodeWire, estimateFee, firstSignature } from "./wire";
+import { accountFromJson, accountToJson, encodeSnapshot, landedFromJson, landedToJson, readSnapshot, writableAccounts, type LedgerEntry, type PersistedTables } from "./persistence";
 
 export const MAX_PROCESSING_AGE = 150n;
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
-const MAGIC = Buffer.from("ARBSOL01");
 const HISTORY_LIMIT = 5_000;
 
 export interface LandedTx {
@@ -45,26 +46,22 @@ export interface LandedTx {
 
 export type HoldMode = "land" | "drop" | null;
 
-interface PersistedTables {
-  v: 1;
-  genesisHash: string;
-  blockhashes: [string, string][];
-  statuses: [string, string, TxErrorJson | null][];
-  history: (Omit<LandedTx, "slot" | "fee" | "preBalances" | "postBalances" | "unitsConsumed"> & { slot: string; fee: string; preBalances: string[]; postBalances: string[]; unitsConsumed: string })[];
-}
-
 export interface OpenLedgerOptions {
   /** Snapshot file; absent = in memory only. */
   file?: string;
   genesisHash: string;
   /** Runs on a fresh ledger (not on a restored one): mints, faucet balances. */
   init?: (ledger: SvmLedger) => void;
+  /** Journal size below which it is never compacted (default src/lib/journal.ts COMPACT_MIN_BYTES; tests use less). */
+  compactMinBytes?: number;
 }
 
 export class SvmLedger {
   readonly genesisHash: string;
   private svm: LiteSVM;
   private readonly file: string | undefined;
+  private readonly journal: Journal<LedgerEntry> | undefined;
+  private snapshotBytes = 0;
   /** blockhash -> slot it was issued in. */
   private readonly blockhashes = new Map<string, bigint>();
   private readonly statuses = new Map<string, { slot: bigint; err: TxErrorJson | null }>();
@@ -81,22 +78,31 @@ export class SvmLedger {
     if (tables) {
       for (const [h, s] of tables.blockhashes) this.blockhashes.set(h, BigInt(s));
       for (const [sig, s, err] of tables.statuses) this.statuses.set(sig, { slot: BigInt(s), err });
-      for (const h of tables.history)
-        this.history.push({ ...h, slot: BigInt(h.slot), fee: BigInt(h.fee), preBalances: h.preBalances.map(BigInt), postBalances: h.postBalances.map(BigInt), unitsConsumed: BigInt(h.unitsConsumed) });
+      for (const h of tables.history) this.history.push(landedFromJson(h));
     }
     if (!this.blockhashes.has(this.svm.latestBlockhash())) this.blockhashes.set(this.svm.latestBlockhash(), this.slot());
+    this.journal = o.file ? new Journal<LedgerEntry>(`${o.file}.journal`, o.compactMinBytes) : undefined;
+    for (const { seq, entry } of this.journal?.open(tables?.journalSeq ?? 0) ?? []) this.replay(entry, seq);
   }
 
   static open(o: OpenLedgerOptions): SvmLedger {
     if (o.file && existsSync(o.file)) {
-      const { tables, snapshot } = readSnapshot(o.file);
-      return new SvmLedger(LiteSVM.fromBytes(snapshot), o, tables);
+      const { tables, snapshot, bytes } = readSnapshot(o.file);
+      const ledger = new SvmLedger(LiteSVM.fromBytes(snapshot), o, tables);
+      ledger.snapshotBytes = bytes;
+      return ledger;
     }
+    if (o.file) rmSync(`${o.file}.journal`, { force: true }); // a journal without its snapshot belongs to no state
     const ledger = new SvmLedger(new LiteSVM(), o, null);
     ledger.syncClock();
     o.init?.(ledger);
-    ledger.persist();
+    ledger.compact();
     return ledger;
+  }
+
+  /** Closes the journal file (the state is already durable). */
+  close(): void {
+    this.journal?.close();
   }
 
   // ---------------------------------------------------------------- reads
@@ -220,7 +226,7 @@ export class SvmLedger {
     const meta = failed ? failed.meta() : (res as TransactionMetadata);
     const postBalances = accounts.map((a) => this.getBalance(a as Address));
     const feePayerDelta = (preBalances[0] ?? 0n) - (postBalances[0] ?? 0n);
-    this.land({
+    this.land(writableAccounts(tx, (a) => this.svm.getAccount(a)), {
       signature,
       err,
       wire: Buffer.from(wire).toString("base64"),
@@ -244,14 +250,14 @@ export class SvmLedger {
     const res = this.svm.airdrop(address, lamports(amount));
     if (!res || res instanceof FailedTransactionMetadata) throw new Error(`airdrop failed: ${res ? JSON.stringify(failureToJson(res)) : "no result"}`);
     const signature = b58enc.decode(res.signature());
-    this.land({ signature, err: null, wire: "", logs: res.logs(), accounts: [address], preBalances: [], postBalances: [], unitsConsumed: 0n, fee: 0n });
+    this.land([address], { signature, err: null, wire: "", logs: res.logs(), accounts: [address], preBalances: [], postBalances: [], unitsConsumed: 0n, fee: 0n });
     return signature;
   }
 
   /** Set-up only (mints, price accounts): writes raw accounts and persists. */
   writeAccounts(accounts: EncodedAccount[]): void {
     for (const a of accounts) this.svm.setAccount(a);
-    this.persist();
+    this.persist(accounts.map((a) => a.address));
   }
 
   /** Sandbox set-up only: a system account holding `amount` lamports (the faucet's float). */
@@ -262,21 +268,35 @@ export class SvmLedger {
   /** Sandbox only: move the slot forward (blockhashes older than 150 slots expire). */
   warpSlots(n: bigint): bigint {
     this.advance(n);
-    this.persist();
+    this.persist([]);
     return this.slot();
   }
 
   // ---------------------------------------------------------------- internals
 
-  private land(t: Omit<LandedTx, "slot" | "blockTime">): void {
+  private land(written: string[], t: Omit<LandedTx, "slot" | "blockTime">): void {
     const slot = this.slot();
     const landed: LandedTx = { ...t, slot, blockTime: Math.floor(Date.now() / 1000) };
-    this.statuses.set(t.signature, { slot, err: t.err });
+    this.record(landed);
+    this.advance(1n);
+    this.persist(written, landed);
+    for (const fn of this.listeners) fn(landed);
+  }
+
+  private record(landed: LandedTx): void {
+    this.statuses.set(landed.signature, { slot: landed.slot, err: landed.err });
     this.history.push(landed);
     if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
-    this.advance(1n);
-    this.persist();
-    for (const fn of this.listeners) fn(landed);
+  }
+
+  /** Re-applies a journal entry on open: the same accounts, record and slot advance as when it was written. */
+  private replay(e: LedgerEntry, seq: number): void {
+    for (const a of e.accounts) this.svm.setAccount(accountFromJson(a));
+    if (e.landed) this.record(landedFromJson(e.landed));
+    if (BigInt(e.slot) > this.slot()) this.advance(BigInt(e.slot) - this.slot());
+    const c = this.svm.getClock();
+    this.svm.setClock(new Clock(c.slot, c.epochStartTimestamp, c.epoch, c.leaderScheduleEpoch, BigInt(e.unixTimestamp)));
+    if (this.svm.latestBlockhash() !== e.blockhash) throw new Error(`${this.file}.journal: entry ${seq} leads to blockhash ${this.svm.latestBlockhash()}, recorded ${e.blockhash}; the journal does not match the snapshot`);
   }
 
   /** New slot(s), new blockhash; the old blockhash stays valid for its 150 slots. */
@@ -313,29 +333,33 @@ export class SvmLedger {
     return "BlockhashNotFound";
   }
 
-  private persist(): void {
-    if (!this.file) return;
+  /** Journals the accounts `written` (as they are now) and `landed`, durably; compacts when the journal outgrew the snapshot. */
+  private persist(written: string[], landed?: LandedTx): void {
+    if (!this.journal) return;
+    const c = this.svm.getClock();
+    this.journal.append({
+      accounts: written.map((a) => accountToJson(a, this.svm.getAccount(a as Address))),
+      ...(landed ? { landed: landedToJson(landed) } : {}),
+      slot: c.slot.toString(),
+      unixTimestamp: c.unixTimestamp.toString(),
+      blockhash: this.svm.latestBlockhash(),
+    });
+    if (this.journal.wantsCompaction(this.snapshotBytes)) this.compact();
+  }
+
+  /** Writes the whole state as the new snapshot (atomically, durably), then empties the journal it now includes. */
+  compact(): void {
+    if (!this.file || !this.journal) return;
     const tables: PersistedTables = {
       v: 1,
       genesisHash: this.genesisHash,
       blockhashes: [...this.blockhashes].map(([h, s]) => [h, s.toString()]),
       statuses: [...this.statuses].slice(-50_000).map(([sig, s]) => [sig, s.slot.toString(), s.err]),
-      history: this.history.map((h) => ({
-        ...h,
-        slot: h.slot.toString(),
-        fee: h.fee.toString(),
-        preBalances: h.preBalances.map(String),
-        postBalances: h.postBalances.map(String),
-        unitsConsumed: h.unitsConsumed.toString(),
-      })),
+      history: this.history.map(landedToJson),
+      journalSeq: this.journal.seq,
     };
-    const json = Buffer.from(JSON.stringify(tables));
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(json.length);
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, Buffer.concat([MAGIC, len, json, this.svm.toBytes()]));
-    renameSync(tmp, this.file);
+    this.snapshotBytes = writeFileDurably(this.file, encodeSnapshot(tables, this.svm.toBytes()));
+    this.journal.truncate();
   }
 }
 
@@ -345,13 +369,3 @@ function configure(svm: LiteSVM): LiteSVM {
   // Blockhash validity is this ledger's job (see the file comment); history keeps AlreadyProcessed working.
   return svm.withBlockhashCheck(false).withSigverify(true);
 }
-
-function readSnapshot(file: string): { tables: PersistedTables; snapshot: Uint8Array } {
-  const buf = readFileSync(file);
-  if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error(`${file} is not an Arbiter Solana sandbox snapshot`);
-  const len = buf.readUInt32LE(MAGIC.length);
-  const start = MAGIC.length + 4;
-  const tables = JSON.parse(buf.subarray(start, start + len).toString("utf8")) as PersistedTables;
-  return { tables, snapshot: new Uint8Array(buf.subarray(start + len)) };
-}
-

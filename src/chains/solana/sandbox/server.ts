@@ -38,6 +38,8 @@ export interface StartSolanaSandboxOptions {
   /** HTTP port (the WebSocket also listens on port + 1); 0 or absent = a free pair. */
   port?: number;
   host?: string;
+  /** See OpenLedgerOptions.compactMinBytes (tests compact often). */
+  compactMinBytes?: number;
   logger?: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
 
@@ -57,6 +59,7 @@ export async function startSolanaSandbox(o: StartSolanaSandboxOptions = {}): Pro
   const ledger = SvmLedger.open({
     file: o.dataDir ? join(o.dataDir, "sandbox", "solana", "ledger.bin") : undefined,
     genesisHash,
+    compactMinBytes: o.compactMinBytes,
     init: (l) => {
       // USDC at its mainnet mint, the faucet as mint authority; the faucet holds SOL to pay for grants.
       const data = Uint8Array.from(getMintEncoder().encode({ mintAuthority: faucetAddress, supply: 0n, decimals: 6, isInitialized: true, freezeAuthority: null }));
@@ -95,6 +98,7 @@ export async function startSolanaSandbox(o: StartSolanaSandboxOptions = {}): Pro
     async stop() {
       hub.close();
       await Promise.all([http, ws].map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); })));
+      ledger.close();
     },
   };
 }

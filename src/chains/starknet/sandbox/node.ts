@@ -1,8 +1,10 @@
 /**
  * The sandbox Starknet node's state machine: committed storage, blocks (one per accepted transaction),
- * transactions with their receipts and traces, and the genesis faucet account. State persists as one
- * JSON file in the data directory, written atomically before a submission is answered, so a process
- * killed after `starknet_addInvokeTransaction` answered still has the transaction after a restart.
+ * transactions with their receipts and traces, and the genesis faucet account. State persists in the data
+ * directory as a JSON snapshot plus an append-only journal (src/lib/journal.ts): each accepted or held
+ * transaction appends what it changed (storage diff, block, transaction, mempool) and fsyncs before the
+ * submission is answered, so a process killed after `starknet_addInvokeTransaction` answered still has the
+ * transaction after a restart, and the write cost of a transaction does not grow with the state.
  *
  * The mempool: an INVOKE with a nonce ahead of its (deployed) account's is held, as a real sequencer holds
  * it (hash and signature checked on arrival), and runs as soon as the nonces before it have run. An account
@@ -10,9 +12,10 @@
  * fails when its turn comes (its fee no longer covered) is dropped, as a sequencer rejects it.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ec } from "starknet";
+import { Journal, writeFileDurably } from "../../../lib/journal";
 import { toFeltHex } from "../felt";
 import { OZ_ACCOUNT_CLASS_HASH, SN_MAIN, STARKNET_TOKENS } from "../constants";
 import { contractAddress } from "../tx-hash";
@@ -59,6 +62,17 @@ interface Persisted {
   pending?: Record<string, unknown>[];
   /** The STRK20 pool's sandbox secrets: the proof-attestation key and the paymaster's relayer account. Absent in files from before the pool. */
   strk20?: Strk20Genesis;
+  /** The last journal entry this snapshot includes (absent in files from before the journal: 0). */
+  journalSeq?: number;
+}
+
+/** One journal line: what a submission changed. */
+interface JournalEntry {
+  storage: Record<string, string>;
+  blocks: BlockRecord[];
+  txs: TxRecord[];
+  /** The whole mempool (held JSON-RPC transactions) when it changed; it is small (32 per account at most). */
+  pending?: Record<string, unknown>[];
 }
 
 export interface Strk20Genesis {
@@ -69,8 +83,10 @@ export interface Strk20Genesis {
 export interface NodeOptions {
   /** The pool's `proof_validity_blocks` when the pool is installed (default 450; tests use a few). */
   proofValidityBlocks?: bigint;
-  /** Directory for the state file; omitted = in memory only. */
+  /** Directory for the state files; omitted = in memory only. */
   dataDir?: string;
+  /** Journal size below which it is never compacted (default src/lib/journal.ts COMPACT_MIN_BYTES; tests use less). */
+  compactMinBytes?: number;
   chainId?: string;
   now?: () => number;
 }
@@ -88,9 +104,15 @@ export class SandboxNode {
   /** The mempool: held transactions by hash, with their sender. */
   private readonly pending = new Map<bigint, { tx: ParsedTx; sender: bigint }>();
   private readonly file: string | undefined;
+  private readonly journal: Journal<JournalEntry> | undefined;
+  private snapshotBytes = 0;
+  /** What changed since the last journal entry, besides storage (which tracks its own diff). */
+  private persistedBlocks: number;
+  private readonly newTxs: TxRecord[] = [];
+  private pendingChanged = false;
   private readonly now: () => number;
 
-  private constructor(p: Persisted, file: string | undefined, now: () => number, validityBlocks = SANDBOX_VALIDITY_BLOCKS) {
+  private constructor(p: Persisted, file: string | undefined, now: () => number, validityBlocks = SANDBOX_VALIDITY_BLOCKS, compactMinBytes?: number) {
     this.chainId = BigInt(p.chainId);
     this.faucet = p.faucet;
     this.storage = RootStorage.fromJSON(p.storage);
@@ -105,21 +127,39 @@ export class SandboxNode {
     this.now = now;
     this.strk20 = p.strk20 ?? installStrk20(this.storage, validityBlocks);
     p.strk20 = this.strk20;
+    this.journal = file ? new Journal<JournalEntry>(`${file}.journal`, compactMinBytes) : undefined;
+    for (const { entry } of this.journal?.open(p.journalSeq ?? 0) ?? []) this.replay(entry);
+    this.persistedBlocks = this.blocks.length;
+  }
+
+  private replay(e: JournalEntry): void {
+    this.storage.applyDiff(e.storage);
+    this.blocks.push(...e.blocks);
+    for (const t of e.txs) this.txs.set(BigInt(t.hash), t);
+    if (e.pending) {
+      this.pending.clear();
+      for (const raw of e.pending) {
+        const tx = parseTx(raw);
+        this.pending.set(txHash(tx, this.chainId).hash, { tx, sender: txHash(tx, this.chainId).sender });
+      }
+    }
   }
 
   static open(opts: NodeOptions = {}): SandboxNode {
     const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     const file = opts.dataDir ? join(opts.dataDir, "starknet-sandbox.json") : undefined;
+    if (file && !existsSync(file)) rmSync(`${file}.journal`, { force: true }); // a journal without its snapshot belongs to no state
     if (file && existsSync(file)) {
       const p = JSON.parse(readFileSync(file, "utf8")) as Persisted;
       if (p.format !== "arbiter-starknet-sandbox/1") throw new Error(`${file}: unknown sandbox state format`);
-      const node = new SandboxNode(p, file, now, opts.proofValidityBlocks);
-      if (!p.strk20) node.persist();
+      const node = new SandboxNode(p, file, now, opts.proofValidityBlocks, opts.compactMinBytes);
+      node.snapshotBytes = statSync(file).size;
+      if (!p.strk20) node.compact();
       return node;
     }
-    const node = new SandboxNode(genesis(opts.chainId ?? SN_MAIN, now()), file, now, opts.proofValidityBlocks);
     if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-    node.persist();
+    const node = new SandboxNode(genesis(opts.chainId ?? SN_MAIN, now()), file, now, opts.proofValidityBlocks, opts.compactMinBytes);
+    node.compact();
     return node;
   }
 
@@ -223,6 +263,7 @@ export class SandboxNode {
           throw errors.validationFailure(`Error in the called contract (contract address: ${hex(sender)}, selector: __validate__):\nExecution failed. Failure reason: 'Account: invalid signature'.`);
         }
         this.pending.set(hash, { tx, sender });
+        this.pendingChanged = true;
         this.persist();
         return { hash };
       }
@@ -239,6 +280,7 @@ export class SandboxNode {
       const next = [...this.pending].find(([, p]) => p.sender === sender && p.tx.nonce === current);
       if (!next) return;
       this.pending.delete(next[0]);
+      this.pendingChanged = true;
       try {
         this.commit(next[1].tx);
       } catch (e) {
@@ -274,7 +316,9 @@ export class SandboxNode {
       block_number: number,
     };
     const { proof: _proof, ...stored } = tx.raw;
-    this.txs.set(out.hash, { hash: txHash, blockNumber: number, index: 0, tx: { ...stored, transaction_hash: txHash }, receipt, trace: out.trace });
+    const record: TxRecord = { hash: txHash, blockNumber: number, index: 0, tx: { ...stored, transaction_hash: txHash }, receipt, trace: out.trace };
+    this.txs.set(out.hash, record);
+    this.newTxs.push(record);
     this.persist();
     return out;
   }
@@ -284,8 +328,24 @@ export class SandboxNode {
     return { blockNumber: BigInt(this.height + 1), blockHash: (n) => (n >= 0n && n <= BigInt(this.height) ? BigInt(this.blocks[Number(n)]!.hash) : undefined) };
   }
 
+  /** Journals what changed since the last call (durably), and compacts when the journal outgrew the snapshot. */
   private persist(): void {
-    if (!this.file) return;
+    if (!this.journal) return this.compact(); // in memory: only forgets the diff
+    const entry: JournalEntry = { storage: this.storage.takeDiff(), blocks: this.blocks.slice(this.persistedBlocks), txs: this.newTxs.splice(0) };
+    if (this.pendingChanged) entry.pending = this.pendingRaw();
+    this.persistedBlocks = this.blocks.length;
+    this.pendingChanged = false;
+    this.journal.append(entry);
+    if (this.journal.wantsCompaction(this.snapshotBytes)) this.compact();
+  }
+
+  /** Writes the whole state as the new snapshot (atomically, durably), then empties the journal it now includes. */
+  compact(): void {
+    this.storage.takeDiff();
+    this.newTxs.length = 0;
+    this.persistedBlocks = this.blocks.length;
+    this.pendingChanged = false;
+    if (!this.file || !this.journal) return;
     const p: Persisted = {
       format: "arbiter-starknet-sandbox/1",
       chainId: hex(this.chainId),
@@ -293,18 +353,21 @@ export class SandboxNode {
       storage: this.storage.toJSON(),
       blocks: this.blocks,
       txs: [...this.txs.values()],
-      pending: [...this.pending.values()].map((p) => p.tx.raw),
+      pending: this.pendingRaw(),
       strk20: this.strk20,
+      journalSeq: this.journal.seq,
     };
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = openSync(tmp, "w");
-    try {
-      writeSync(fd, JSON.stringify(p));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    this.snapshotBytes = writeFileDurably(this.file, JSON.stringify(p));
+    this.journal.truncate();
+  }
+
+  private pendingRaw(): Record<string, unknown>[] {
+    return [...this.pending.values()].map((p) => p.tx.raw);
+  }
+
+  /** Closes the journal file (the state is already durable). */
+  close(): void {
+    this.journal?.close();
   }
 }
 

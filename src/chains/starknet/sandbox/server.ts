@@ -60,5 +60,12 @@ export async function startStarknetSandbox(opts: SandboxServerOptions = {}): Pro
     },
     { host: opts.host, port: opts.port, path: "/rpc", banner: "JSON-RPC over POST only (Arbiter's sandbox Starknet node: a model, not a Cairo VM)" },
   );
-  return { url: server.url, node, close: server.close };
+  return {
+    url: server.url,
+    node,
+    close: async () => {
+      await server.close();
+      node.close();
+    },
+  };
 }

@@ -39,13 +39,31 @@ export class Layer implements Reader {
 }
 
 export class RootStorage implements Reader {
+  /** Keys set since the last takeDiff(): the node journals just these (src/lib/journal.ts). */
+  private readonly dirty = new Set<string>();
   constructor(private readonly map: Map<string, bigint>) {}
   get(key: string): bigint {
     return this.map.get(key) ?? 0n;
   }
   set(key: string, value: bigint): void {
+    this.dirty.add(key);
     if (value === 0n) this.map.delete(key);
     else this.map.set(key, value);
+  }
+  /** The current value of every key set since the last call ("0x0": deleted), and forgets them. */
+  takeDiff(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const k of this.dirty) out[k] = "0x" + this.get(k).toString(16);
+    this.dirty.clear();
+    return out;
+  }
+  /** Replays a diff from takeDiff() (not itself dirty: it is already on disk). */
+  applyDiff(diff: Record<string, string>): void {
+    for (const [k, v] of Object.entries(diff)) {
+      const value = BigInt(v);
+      if (value === 0n) this.map.delete(k);
+      else this.map.set(k, value);
+    }
   }
   toJSON(): Record<string, string> {
     const out: Record<string, string> = {};
