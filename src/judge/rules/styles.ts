@@ -84,6 +84,10 @@ function chatAndDesk(raw: string): string {
     /\b(orders?|trades?|positions?|entries|sends?|transfers?|withdrawals?|payments?)\s+(?:of|worth|sized?\s+at|at)\s+(\$\s?[\d.,]+\s*[kKmM]?|[\d.,]+\s*(?:[kKmM]\b|(?:[kKmM]\s*)?(?:USDC|USD|dollars)))\s+or\s+(?:more|above|larger|bigger|higher)\s+(?:are|is)\s+(?:never|not)\s+(?:allowed|permitted|ok|okay|fine)\b/gi,
     (_m, what: string, amount: string) => `${what} must be under ${amount}`,
   );
+  // "Undelegation requires a new vote and is therefore not permitted to the agent": the consequence is the rule.
+  s = s.replace(/\b(?:requires|needs)\s+(?:a\s+)?(?:new\s+|separate\s+|fresh\s+|another\s+)?(?:dao\s+|governance\s+|on-chain\s+|board\s+)?(?:vote|resolution|proposal)\s+and\s+(?:is\s+|are\s+)?(?:therefore|thus|so|hence)\s+(?=not\s+(?:permitted|allowed)|forbidden|prohibited)/gi, "is ");
+  // "HYPE shall never leave the treasury's accounts": no send or withdrawal of it.
+  s = s.replace(/\b([A-Z][A-Z0-9]{1,9})\s+(?:shall|must|may|will|should)\s+never\s+leave\s+(?:the\s+)?(?:treasury['’]s|treasury|our|its|the\s+owner['’]s|my)\s+(?:own\s+)?(?:accounts?|wallets?|custody)\b/g, "never send or withdraw $1");
   // "anything above 10k needs a human though": a human's approval above the figure.
   s = s.replace(/\b(needs?|requires?)\s+(?:a\s+)?(?:human|person|manual\s+check)(?:\s+(?:though|tho|anyway|first))?(?=\s*(?:$|[,.;)\n]))/gi, "$1 human approval");
   // "..., except the key in context.x, and it must never approve builder fees": a new prohibition, not part of the exception.

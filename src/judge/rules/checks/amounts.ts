@@ -120,7 +120,16 @@ function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: 
   const subject = c.subject ?? "spent";
   if (/stak|delegat/.test(subject)) {
     if (!view.activities.some((a) => a === "stake" || a === "delegate")) return "n/a";
-    return findCounter(ctx, [/stak|delegat/i, unitRe], [/undelegat|unstak|pending|available|withdraw|reward|unbond/i]) ?? findCounter(ctx, [/stak|delegat/i], [/undelegat|unstak|pending|available|withdraw|reward|unbond/i]);
+    // The figure's own name says what it counts: under `staking: {delegated_hype, spot_hype}` the total delegated is
+    // `delegated_hype`, never the shorter `spot_hype` that only sits under the same parent.
+    const not = [/undelegat|unstak|pending|available|withdraw|reward|unbond/i, /(?:^|\.)[^.]*(?:spot|perp|free|wallet|cash)[^.]*$/i];
+    const leaf = /delegat/.test(subject) ? /(?:^|\.)[^.]*delegat[^.]*$/i : /(?:^|\.)[^.]*stak[^.]*$/i;
+    return (
+      findCounter(ctx, [leaf, unitRe], not) ??
+      findCounter(ctx, [leaf], not) ??
+      findCounter(ctx, [/stak|delegat/i, unitRe], not) ??
+      findCounter(ctx, [/stak|delegat/i], not)
+    );
   }
   const periodRe = c.period === "day" ? /today|day|daily|24\s?h/i : c.period === "week" ? /week|7d/i : c.period === "month" ? /month|30d/i : null;
   const spendRe = /spen[dt]|paid|payments?|used|usage|volume|sent|outflow|notional|traded|bets?|wager/i;

@@ -139,6 +139,15 @@ function settleReferences(st: ParseState): void {
     if (r.reading !== "not understood") return;
     const produced = r.constraints.map((i) => st.constraints[i]).filter(Boolean);
     const pointsAtList = recipientList && /\b(?:listed|below|following|these|those)\b|:\s*$/i.test(r.clause) && r.unread.every(isRecipientNoun);
+    // "delegate it to an approved validator" after the approved validators were listed: the list, restated. Only
+    // when a list covers every activity the clause permits, so the restatement cannot widen anything.
+    const covered = (acts: string[]) =>
+      st.constraints.some((k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) && (k.activities.length === 0 || acts.every((a) => k.activities.includes(a as Activity))));
+    const restatesList =
+      APPROVED_NOUN.test(r.clause) &&
+      r.unread.every((w) => APPROVED_WORD.test(w) || isRecipientNoun(w)) &&
+      produced.length > 0 &&
+      produced.every((k) => k.kind !== "permit" || covered(k.activities));
     const otherPermits = new Set(
       st.readings.flatMap((o, j) => (j === idx ? [] : o.constraints.map((i) => st.constraints[i]).flatMap((k) => (k && k.kind === "permit" ? k.activities : [])))),
     );
@@ -147,12 +156,15 @@ function settleReferences(st: ParseState): void {
       r.unread.every(isTimeWord) &&
       !LIMITS_SOMETHING.test(r.clause.replace(/\b(?:may|can)\b/gi, "")) &&
       /\b(?:fine|ok|okay|allowed|permitted|welcome|may|can)\b/i.test(r.clause) && produced.length > 0 && produced.every((k) => k.kind === "permit" && k.activities.every((a) => otherPermits.has(a)));
-    if (!pointsAtList && !timedPermission) return;
+    if (!pointsAtList && !timedPermission && !restatesList) return;
     const at = st.unknown.findIndex((u) => u.startsWith(`Not understood: "${shorten(r.clause)}"`));
     if (at >= 0) st.unknown.splice(at, 1);
     st.readings[idx] = { ...r, reading: produced.length ? "constraint" : "descriptive", ignored: [...r.ignored, ...r.unread], unread: [] };
   });
 }
+
+const APPROVED_NOUN = /\b(?:an?|the|one of the|our)\s+(?:approved|listed|whitelisted|allowlisted|allowed|permitted|vetted)\s+(?:validators?|recipients?|payees?|vendors?|address(?:es)?|wallets?|counterpart(?:y|ies))\b/i;
+const APPROVED_WORD = /^(?:approved|listed|whitelisted|allowlisted|allowed|permitted|vetted|validators?)$/i;
 
 /** "don't send money anywhere, not to me, not to anyone": a fragment naming who, after a prohibition that names nobody. */
 const RESTATED_WHO =
