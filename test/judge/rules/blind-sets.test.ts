@@ -16,8 +16,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind2.jsonl", 60, 0.9],
   ["blind3.jsonl", 45, 0.8],
   ["blind4.jsonl", 40, 0.95],
-  // blind5: 71 Hyperliquid cases under nine owners' styles; first run 45.1% (ALLOW recall 0/29), tuned on since.
-  ["blind5.jsonl", 71, 0.75],
+  // blind5: 71 Hyperliquid cases under nine owners' styles; first run 45.1% (ALLOW recall 0/29), tuned on since (84.5%).
+  ["blind5.jsonl", 71, 0.8],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
