@@ -135,3 +135,25 @@ describe("Aave rules written as config lines", () => {
     expect(k && "activities" in k ? k.activities : undefined).toBeUndefined();
   });
 });
+
+describe("a cap as a fractional share of a context figure, and 'this month' budgets", () => {
+  const PAYEE = "0x1212121212121212121212121212121212121212";
+  const I = `USDC or DAI only. Pay only ${PAYEE}. No payment may go above 1.5% of the fund's NAV (context.fund.nav_usd). Payouts this month must stay within 90k (context.paid_mtd_usd).`;
+  const pay = (usd: number) => facts({ venue: "ethereum", chain: "ethereum", chainId: 1, actionFamily: "transfer", actionType: "transfer", transfers: [{ asset: "USDC", amount: String(usd), usd, to: PAYEE }], assets: ["USDC"], recipients: [PAYEE.toLowerCase()], notionalUsd: usd });
+
+  it("reads '1.5% of ... (context.x)' as the share, never as a cap of 1 (or of 0 for '0.5%')", () => {
+    expect(readings(I)).not.toContain("not understood");
+    const caps = parseIntent(I).constraints.filter((k) => k.kind === "cap");
+    expect(caps).toContainEqual(expect.objectContaining({ limitOf: { pct: 1.5, path: "context.fund.nav_usd" } }));
+    expect(caps).toContainEqual(expect.objectContaining({ period: "month", counterRef: "context.paid_mtd_usd" }));
+    expect(parseIntent("Stablecoins only. Each payout is capped at 0.5% of our AUM (context.aum_usd).").constraints).not.toContainEqual(expect.objectContaining({ kind: "cap", limit: { value: 0, unit: "USD" } }));
+  });
+
+  it("checks the share and the month against the context", () => {
+    const ctx = (nav: number | null, mtd: number) => ({ ...(nav === null ? {} : { fund: { nav_usd: nav } }), paid_mtd_usd: mtd });
+    expect(verdict(I, pay(15_000), ctx(1_000_000, 75_000))).toBe("ALLOW");
+    expect(verdict(I, pay(15_001), ctx(1_000_000, 0))).toBe("BLOCK");
+    expect(verdict(I, pay(10_000), ctx(1_000_000, 85_000))).toBe("BLOCK");
+    expect(verdict(I, pay(1_000), ctx(null, 0))).not.toBe("ALLOW");
+  });
+});

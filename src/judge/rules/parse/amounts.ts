@@ -27,8 +27,8 @@ export const ESCALATE_RE =
 
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
-  ["week", /\b(?:per|a|each|every|any|in a|rolling)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
-  ["month", /\b(?:per|a|each|every|any|in a|rolling)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b/gi],
+  ["week", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
+  ["month", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b/gi],
 ];
 const TOTAL_RE = /\b(?:in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate)\b/gi;
 const SUBJECT_RE =
@@ -222,7 +222,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
   const before = st.constraints.length;
   const amounts = readAmounts(c);
   // Bare numbers right after a cap word ("at or below 200") take the unit of the clause's only token symbol.
-  const bare = new RegExp(String.raw`\b(?:${CAP_WORDS})\s+(${NUM})\b(?!\s*(?:%|x\b|bps|basis|h\b|hours?|days?|minutes?|percent|[A-Za-z$]))`, "gi");
+  // "(?![.,]\d)": never the integer part of a longer figure ("capped at 0.5%" is not a cap of 0).
+  const bare = new RegExp(String.raw`\b(?:${CAP_WORDS})\s+(${NUM})\b(?![.,]\d)(?!\s*(?:%|x\b|bps|basis|h\b|hours?|days?|minutes?|percent|[A-Za-z$]))`, "gi");
   let bm: RegExpExecArray | null;
   while ((bm = bare.exec(c.text)) !== null) {
     const start = bm.index + bm[0].length - bm[1].length;

@@ -14,7 +14,7 @@ type Cap = Extract<Constraint, { kind: "cap" }>;
 
 const CAP_BEFORE =
   /\b(?:max(?:imum)?|at most|no more than|not more than|up to|under|below|less than|not (?:to )?exceed|(?:must|should|may|shall|will|can|does|do) not exceed|never exceed|exceed(?:s|ing)?|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?|above|over|more than|greater than|larger than|bigger than|beyond|go over|at or below|ceiling(?: of)?)\b/i;
-const PCT_OF = /(\d+(?:\.\d+)?)\s*%\s+of\s+(?:[A-Za-z'’ -]{0,70}?\s)?(?:(?:in|from|at|per|as|under|reported in|given in|given by|shown in|held in)\s+)?§c(\d+)/gi;
+const PCT_OF = /(\d+(?:\.\d+)?)\s*%\s+of\s+(?:[A-Za-z'’ -]{0,70}?\s)?(?:(?:in|from|at|per|as|under|reported in|given in|given by|shown in|held in)\s+)?(?:\(\s*)?§c(\d+)(?:\s*\))?/gi;
 
 const SCOPES: Array<[CapScope, RegExp]> = [
   ["swap", /\bswaps?\b/i],
@@ -25,9 +25,9 @@ const SCOPES: Array<[CapScope, RegExp]> = [
 const periodOfWords = (t: string): Period | null =>
   /\b(?:today|daily|per day|a day|each day|24\s?h|day['’]s|calendar day)\b|today|_day|daily/i.test(t)
     ? "day"
-    : /\bweek|weekly|7d/i.test(t)
+    : /(?:\b|_)week|weekly|7d/i.test(t)
       ? "week"
-      : /\bmonth|monthly|mtd|month_to_date|30d/i.test(t)
+      : /(?:\b|_)month|monthly|mtd|month_to_date|30d/i.test(t)
         ? "month"
         : null;
 
