@@ -18,6 +18,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind4.jsonl", 40, 0.95],
   // blind5: 71 Hyperliquid cases under nine owners' styles; first run 45.1% (ALLOW recall 0/29), tuned on since (84.5%).
   ["blind5.jsonl", 71, 0.8],
+  // blind7: 69 EVM cases (ERC-20, ETH, WETH, Uniswap V3/02/V2, Aave v3) under nine owners' styles; first run 49.3% (ALLOW recall 0/27), tuned on since (69.6%).
+  ["blind7.jsonl", 69, 0.65],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
