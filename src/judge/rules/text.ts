@@ -130,6 +130,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
   s = normaliseNumbers(s);
   s = s.replace(/\b(e\.g|i\.e|etc|vs|approx|incl)\./gi, (m) => m.slice(0, -1).replace(/\./g, ""));
+  // "(Finance, rev. 3)", "sec. 4", "art. 2": an abbreviation before a number does not end the sentence.
+  s = s.replace(/\b(rev|ver|sec|art|para|no|nr)\.\s*(?=\d)/gi, "$1 ");
   s = s.replace(/\bper-(?=[a-z])/gi, "per ");
   // "on the Safe's behalf" -> "on behalf of the Safe", so the role reader sees one phrasing.
   s = s.replace(/\bon\s+((?:the|our|my)\s+)?([A-Za-z][\w-]*)['’]s\s+behalf\b/gi, (_m, det: string | undefined, name: string) => `on behalf of ${det ?? ""}${name}`);

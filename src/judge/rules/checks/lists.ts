@@ -150,7 +150,8 @@ const MEMECOINS = new Set(
 function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null = null): Set<string> {
   const out = new Set<string>();
   const isAddr = c.dim === "recipient" || c.dim === "spender" || c.dim === "contract";
-  const add = (v: string): void => void out.add(isAddr ? normAddr(v) : c.dim === "asset" ? (canonSym(v) ?? v) : norm(v));
+  // A host keeps its hyphens and dots: "quotes-pro.example" and "quotes.pro.example" are different hosts.
+  const add = (v: string): void => void out.add(isAddr ? normAddr(v) : c.dim === "asset" ? (canonSym(v) ?? v) : c.dim === "host" ? v.trim().toLowerCase().replace(/\.$/, "") : norm(v));
   for (const v of c.values) add(v);
   for (const ref of c.refs ?? []) {
     if (ref === SENDER_REF) {

@@ -55,7 +55,17 @@ const labelText = (t: string): string =>
 const PREAMBLE_START =
   /^(?:(?:memo(?:randum)?|re|subject|fyi|attn|from)\b\s*[:-]?|policy\s+[A-Za-z]{2,}(?:-\d+)+\b|(?:(?:hello|hi|hey|dear\s+\w+)\b[\s,!]*)?(?:so\s+|ok\s+|okay\s+)?(?:(?:this|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:agent|bot|assistant|helper|service|keeper|system)\s+(?:is|acts|works|runs|helps|handles|manages|rebalances|looks after)\b|(?:its|the)\s+(?:purpose|job|role|goal|task|mission)\s+is\b|(?:i'm|i am|we're|we are)\s+(?:a|an|the)\b))/i;
 
+/**
+ * A document's title on its own line: "Resolution 14 of the Oracle Guild DAO", "API Spend Policy (Finance, rev 3)",
+ * "Directive no. 7 (Treasury Ops)". Capitalised name words, a document noun, an optional number, an optional
+ * "of the <Name>" and an optional parenthesis naming a team and a revision: nothing in it can limit.
+ */
+const TITLE_LINE =
+  /^\s*(?:[A-Z][\w&'’-]*\s+){0,5}(?:[Rr]esolution|[Pp]roposal|[Mm]otion|[Dd]irective|[Cc]ircular|[Cc]harter|[Pp]olicy|[Mm]andate|[Mm]emo|[Ss]tandard|[Pp]rocedure)(?:\s+(?:[Nn]o\.?\s*|#)?[A-Z]{0,5}-?\d+(?:[.-]\d+)*)?(?:\s+(?:of|from|by)\s+(?:the\s+)?(?:[A-Z][\w&'’-]*\s*){1,5})?\s*(?:\(\s*[A-Z][\w&'’ -]*(?:,\s*(?:rev(?:ision)?|ver(?:sion)?|v)\.?\s*\d+(?:\.\d+)*)?\s*\))?\s*$/;
+const TITLE_DANGER = /\b(?:no|not|never|only|except|unless|max|min|limit|limits|cap|budget|above|below|under|over)\b/i;
+
 function isPreamble(s: string): boolean {
+  if (TITLE_LINE.test(s) && !TITLE_DANGER.test(s.replace(/\b[Nn]o\.?\s*(?=\d)/g, "")) && !/§[aqhc]\d/.test(s)) return true;
   const text = labelText(s);
   if (/§a\d/.test(s) || LABEL_DANGER.test(text)) return false;
   const words = text.match(/[A-Za-z][\w'-]*/g) ?? [];
