@@ -110,7 +110,11 @@ export type Constraint =
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
   /** "Undelegating needs my approval": any action of these kinds is held for a human. */
   | (Base & { kind: "escalate_on"; activities: Activity[] })
-  | (Base & { kind: "leverage_cap"; max: number })
+  /**
+   * `assets`: the cap holds only for these ("8x on BTC and ETH"); `except`: for every asset but these ("3x on
+   * alts" beside "8x on BTC and ETH"). Neither: every asset.
+   */
+  | (Base & { kind: "leverage_cap"; max: number; assets?: string[]; except?: string[] })
   /** "Leverage above 5x needs my sign-off": a leverage setting above `above` is held for a human. */
   | (Base & { kind: "leverage_escalate"; above: number })
   | (Base & { kind: "no_leverage_increase" })

@@ -246,14 +246,18 @@ export function checkLeverage(c: Extract<Constraint, { kind: "leverage_cap" | "l
     return view.leverage.value > cur ? [{ type: "violation", message: `Raising ${view.leverage.asset} leverage from ${cur}x to ${view.leverage.value}x breaks "${c.rule}".` }] : [];
   }
   const max = Math.round(c.max * 1e6) / 1e6;
+  // A cap for some assets only: an asset it does not cover is not held to it (an unknown asset is, to be safe).
+  const covers = (asset: string | null): boolean =>
+    !asset || ((!c.assets || c.assets.includes(asset.toUpperCase())) && !(c.except ?? []).includes(asset.toUpperCase()));
   if (view.leverage) {
+    if (!covers(view.leverage.asset)) return [];
     return view.leverage.value > c.max + 1e-9
       ? [{ type: "violation", message: `Setting ${view.leverage.asset ?? ""} leverage to ${view.leverage.value}x exceeds the ${max}x maximum ("${c.rule}").`.replace("  ", " ") }]
       : [];
   }
   const out: Finding[] = [];
   for (const o of view.orders) {
-    if (!o.asset || o.reduceOnly || o.marketType === "prediction" || o.marketType === "spot") continue;
+    if (!o.asset || o.reduceOnly || o.marketType === "prediction" || o.marketType === "spot" || !covers(o.asset)) continue;
     const cur = currentLeverage(o.asset, ctx);
     if (cur !== null && cur > c.max + 1e-9) out.push({ type: "violation", message: `The ${o.asset} position runs at ${cur}x leverage, above the ${max}x maximum ("${c.rule}").` });
   }

@@ -115,9 +115,39 @@ const take = (c: Clause, m: RegExpExecArray | null): void => {
   if (m) consume(c, m.index, m.index + m[0].length);
 };
 
+/** Words for "every asset the rule did not name" ("max 3x on alts, 8x on BTC and ETH"). */
+const OTHER_ASSETS = String.raw`alts|altcoins|alt-?coins|alt\s+perps|other\s+(?:assets|coins|markets|perps|tokens|names)|everything\s+else|anything\s+else|the\s+rest|all\s+others|others`;
+
+/**
+ * Leverage caps per asset or group in one clause: "max 3x on alts, max 8x on BTC and ETH", "5x for SOL, 2x for
+ * everything else". A group of "the others" needs a named set beside it to be the complement of; without one
+ * nothing is read here, and the clause stays for the general reader (or is not understood).
+ */
+function parseLeverageByAsset(c: Clause, st: ParseState, rule: string): void {
+  const word = String.raw`(?!(?:max|maximum|at|up|capped|cap|limit|leverage|lev|but|except|everything|anything|the|others?|alts|altcoins|all)\b)[A-Za-z][A-Za-z0-9]{1,9}`;
+  const list = String.raw`(?:${OTHER_ASSETS}|${word}(?:\s*(?:,|/|&|\band\b|\bor\b)\s*${word})*)`;
+  const re = new RegExp(String.raw`(?:\b(?:${CAP_WORDS})\s+)?(\d+(?:\.\d+)?)\s*x(?:\s+(?:max(?:imum)?|leverage|lev))?\s+(?:on|for)\s+(?:the\s+)?(${list})(?:\s+perps?)?\b`, "gi");
+  const parts: Array<{ max: number; assets: string[] | null; at: [number, number] }> = [];
+  for (let m = re.exec(c.text); m; m = re.exec(c.text)) {
+    const group = new RegExp(String.raw`^(?:${OTHER_ASSETS})$`, "i").test(m[2].trim());
+    const assets = group ? null : m[2].split(/\s*(?:,|\/|&|\band\b|\bor\b)\s*/i).map((w) => asSymbol(w.trim()));
+    if (assets && assets.some((a) => a === null)) return; // a word that is not an asset: not this shape
+    parts.push({ max: Number(m[1]), assets: assets as string[] | null, at: [m.index, m.index + m[0].length] });
+  }
+  const named = parts.flatMap((p) => p.assets ?? []);
+  // Only with a group for "the rest" is every asset covered; named caps alone leave the others to the general reader.
+  if (parts.length < 2 || named.length === 0 || parts.filter((p) => !p.assets).length !== 1) return;
+  for (const p of parts) {
+    add(st, p.assets ? { kind: "leverage_cap", max: p.max, assets: p.assets, rule } : { kind: "leverage_cap", max: p.max, except: named, rule });
+    consume(c, p.at[0], p.at[1]);
+  }
+  scan(c, /\bleverage(?:\s+(?:limits?|caps?|ceilings?|maximums?))?\b\s*:?/gi, () => undefined);
+}
+
 /** Leverage caps ("Leverage at most 5x", "max 3x leverage"), bans on changing it, and "no leverage". */
 export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
   if (!/leverage|\d\s*x\b/i.test(c.text)) return;
+  parseLeverageByAsset(c, st, rule);
   // "Leverage changes above 5x need my sign-off": above the figure a human decides; it is not a hard cap.
   const esc = /leverage/i.test(c.text) ? firstIn(c, ESCALATE_RE, 0, c.text.length) : null;
   if (esc) {
