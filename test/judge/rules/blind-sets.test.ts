@@ -20,6 +20,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind5.jsonl", 71, 0.8],
   // blind7: 69 EVM cases (ERC-20, ETH, WETH, Uniswap V3/02/V2, Aave v3) under nine owners' styles; first run 49.3% (ALLOW recall 0/27), tuned on since (69.6%).
   ["blind7.jsonl", 69, 0.65],
+  // blind6: 64 Polymarket CLOB and x402 v2 cases under eight owners' mandates; first run 48.4% (ALLOW recall 2/23), tuned on since (70.3%).
+  ["blind6.jsonl", 64, 0.68],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
