@@ -331,6 +331,7 @@ export async function createRuntime(config: Config, o: RuntimeOverrides = {}): P
       services.sandbox = createSandboxSelfService({
         faucet: chain.sandbox.faucet,
         starknetFaucet: starknet?.faucet ?? null,
+        solanaFaucet: solana?.sandbox ? { fund: (r) => solana.sandbox!.faucet.fund(r as Parameters<typeof solana.sandbox.faucet.fund>[0]) } : null,
         credits,
         wallets: escrow.wallets,
         fetchOwn: async (request) => app.fetch(request),

@@ -7,7 +7,8 @@
  *   is posted to the service's own `POST /api/v1/credits/topup?account=<top-up code>`, which verifies and
  *   settles it on the sandbox chain like any other payment. Nothing is granted around the ledger.
  * - `fundWallet`: sandbox ETH and USDC from the faucet into one of the account's own Base wallets; STRK and USDC
- *   from the sandbox Starknet node's faucet into a Starknet wallet.
+ *   from the sandbox Starknet node's faucet into a Starknet wallet; SOL and USDC from the sandbox Solana cluster's
+ *   faucet into a Solana wallet.
  *
  * Exists only when the sandbox chain runs (deps.ts); production deployments have no such verbs.
  */
@@ -26,11 +27,17 @@ const MICRO_USDC_PER_CREDIT = 50_000n;
 /** Per request from the dashboard: enough to try everything, small enough that nobody mistakes it for a bank. */
 export const SANDBOX_FUND_MAX: Record<FaucetAsset, number> = { ETH: 1, USDC: 10_000 };
 export const SANDBOX_STARKNET_FUND_MAX: Record<"STRK" | "USDC", number> = { STRK: 100, USDC: 10_000 };
+export const SANDBOX_SOLANA_FUND_MAX: Record<"SOL" | "USDC", number> = { SOL: 10, USDC: 10_000 };
+
+/** A sandbox faucet of a chain other than Base (the Starknet node's, the Solana cluster's). */
+type ChainFaucet = { fund(r: { address: string; asset: string; amount: string }): Promise<{ txHash: string }> };
 
 export interface SandboxSelfServiceDeps {
   faucet: Faucet;
   /** The sandbox Starknet node's faucet, when it runs. */
-  starknetFaucet?: { fund(r: { address: string; asset: string; amount: string }): Promise<{ txHash: string }> } | null;
+  starknetFaucet?: ChainFaucet | null;
+  /** The sandbox Solana cluster's faucet, when it runs. */
+  solanaFaucet?: ChainFaucet | null;
   credits: CreditsService;
   wallets: WalletsService;
   /** The service's own HTTP app (in process): the top-up request goes through its real route. */
@@ -83,13 +90,23 @@ export function createSandboxSelfService(deps: SandboxSelfServiceDeps) {
         const n = Number(amount);
         if (!shape.test(amount) || !(n > 0) || n > max) throw invalidInput(`amount must be a plain decimal above 0 and at most ${max} ${asset}`);
       };
-      if (wallet.chain === "starknet" && deps.starknetFaucet) {
-        if (asset !== "STRK" && asset !== "USDC") throw invalidInput("asset must be STRK or USDC");
-        // At most 6 decimals (USDC's), so the Starknet faucet never refuses what passed here.
-        checkAmount(SANDBOX_STARKNET_FUND_MAX[asset], /^\d+(\.\d{1,6})?$/);
-        return deps.starknetFaucet.fund({ address: wallet.address, asset, amount });
+      // Chains other than Base whose sandbox faucet runs: each funds its fee asset and USDC.
+      const others = [
+        { chain: "starknet", name: "Starknet", faucet: deps.starknetFaucet, max: SANDBOX_STARKNET_FUND_MAX as Record<string, number> },
+        { chain: "solana", name: "Solana", faucet: deps.solanaFaucet, max: SANDBOX_SOLANA_FUND_MAX as Record<string, number> },
+      ].filter((o) => o.faucet);
+      const other = others.find((o) => o.chain === wallet.chain);
+      if (other?.faucet) {
+        const max = other.max[asset];
+        if (max === undefined) throw invalidInput(`asset must be ${Object.keys(other.max).join(" or ")}`);
+        // At most 6 decimals (USDC's), so the chain's faucet never refuses what passed here.
+        checkAmount(max, /^\d+(\.\d{1,6})?$/);
+        return other.faucet.fund({ address: wallet.address, asset, amount });
       }
-      if (wallet.chain !== "base") throw invalidInput(`the sandbox faucet funds Base${deps.starknetFaucet ? " and Starknet" : ""} wallets`);
+      if (wallet.chain !== "base") {
+        const names = ["Base", ...others.map((o) => o.name)];
+        throw invalidInput(`the sandbox faucet funds ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : "Base"} wallets`);
+      }
       if (asset !== "ETH" && asset !== "USDC") throw invalidInput("asset must be ETH or USDC");
       checkAmount(SANDBOX_FUND_MAX[asset]);
       return deps.faucet.fund({ address: wallet.address, asset, amount });

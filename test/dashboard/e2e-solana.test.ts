@@ -1,6 +1,6 @@
 /**
  * Solana wallets in a real browser against a real server on the sandbox clusters: the owner creates a
- * Solana wallet in the dashboard (safe mode is not offered for it), it is funded from the faucet and shows
+ * Solana wallet in the dashboard (safe mode is not offered for it), it is funded from the sandbox faucet widget and shows
  * its balances, an agent's named USDC transfer is held (SPEC 3) and the owner confirms it in Chromium
  * (landed, read back with @solana/kit), rejects another, and withdraws SOL and USDC to an address.
  */
@@ -44,9 +44,28 @@ describe.skipIf(!hasChromium)("dashboard in Chromium: Solana wallets", () => {
     expect(await page.locator(`[data-copy='${wallet.address}']`).count()).toBeGreaterThan(0);
     expect(await page.locator("main").innerText()).toMatch(/Fund the wallet with SOL/);
 
-    await e.fundSol(wallet.address, "SOL", "1");
-    await e.fundSol(wallet.address, "USDC", "200");
-    await page.reload();
+    // The sandbox faucet on the wallet page offers SOL (the fee asset) and USDC for a Solana wallet.
+    const widget = await page.locator("#sandbox-fund").innerText();
+    expect(widget).toContain("SOL");
+    expect(widget).toContain("USDC");
+    for (const [asset, amount] of [
+      ["SOL", "1"],
+      ["USDC", "200"],
+    ]) {
+      await page.locator("#fund-asset").selectOption(asset);
+      await page.locator("#fund-amount").fill(amount);
+      await page.locator("#sandbox-fund").getByRole("button", { name: "Fund" }).click();
+      await page.waitForURL(/notice=sandbox_funded/);
+    }
+    expect(await e.lamportsOf(wallet.address)).toBe(1_000_000_000n);
+    expect(await e.usdcOf(wallet.address)).toBe(200_000_000n);
+    // Over the per-request cap: refused with the reason, nothing sent.
+    await page.locator("#fund-asset").selectOption("SOL");
+    await page.locator("#fund-amount").fill("11");
+    await page.locator("#sandbox-fund").getByRole("button", { name: "Fund" }).click();
+    expect(await page.locator("main").innerText()).toMatch(/at most 10 SOL/);
+    expect(await e.lamportsOf(wallet.address)).toBe(1_000_000_000n);
+    await page.goto(`${e.url}/dashboard/wallets/${wallet.id}`);
     const balances = await page.locator("table").first().innerText();
     expect(balances).toMatch(/SOL/);
     expect(balances).toMatch(/USDC/);

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { SandboxSelfService } from "../../sandbox/self-service";
-import { SANDBOX_FUND_MAX, SANDBOX_STARKNET_FUND_MAX } from "../../sandbox/self-service";
+import { SANDBOX_FUND_MAX, SANDBOX_SOLANA_FUND_MAX, SANDBOX_STARKNET_FUND_MAX } from "../../sandbox/self-service";
 import type { DashboardDeps, DashboardEnv } from "../context";
 import { CsrfField, Notice } from "../views/components";
 import { seeOther } from "../views/render";
@@ -35,11 +35,18 @@ export function SandboxBuyCredits(p: { csrf: string; sandbox: SandboxSelfService
   );
 }
 
+/** Each chain's fee asset, its per-request cap, and how much to fund before the first transfer. */
+const FEE_ASSET = {
+  base: { fee: "ETH", max: SANDBOX_FUND_MAX.ETH, note: "Gas: fund 0.05 ETH once before the first transfer." },
+  starknet: { fee: "STRK", max: SANDBOX_STARKNET_FUND_MAX.STRK, note: "Fees: fund 1 STRK once before the first transfer (it also pays the account's deployment)." },
+  solana: { fee: "SOL", max: SANDBOX_SOLANA_FUND_MAX.SOL, note: "Fees: fund 0.05 SOL once before the first transfer (it also pays the rent of its USDC account)." },
+} as const;
+
+/** The chains the sandbox faucet funds wallets on. */
+export const SANDBOX_FUNDED_CHAINS = Object.keys(FEE_ASSET);
+
 export function SandboxFundWallet(p: { csrf: string; walletId: string; chain?: string }) {
-  // Starknet wallets pay their fees in STRK (and deploy their account from it); Base wallets in ETH.
-  const starknet = p.chain === "starknet";
-  const fee = starknet ? "STRK" : "ETH";
-  const feeMax = starknet ? SANDBOX_STARKNET_FUND_MAX.STRK : SANDBOX_FUND_MAX.ETH;
+  const { fee, max: feeMax, note } = FEE_ASSET[(p.chain ?? "base") as keyof typeof FEE_ASSET] ?? FEE_ASSET.base;
   return (
     <section class="card">
       <h2>Fund from the sandbox faucet</h2>
@@ -64,7 +71,7 @@ export function SandboxFundWallet(p: { csrf: string; walletId: string; chain?: s
           <button type="submit">Fund</button>
         </div>
       </form>
-      <p class="help">{starknet ? "Fees: fund 1 STRK once before the first transfer (it also pays the account's deployment)." : "Gas: fund 0.05 ETH once before the first transfer."}</p>
+      <p class="help">{note}</p>
     </section>
   );
 }
@@ -82,7 +89,7 @@ export function sandboxRoutes(deps: DashboardDeps) {
     const sandbox = deps.services.sandbox;
     if (!sandbox) return c.notFound();
     const body = await c.req.parseBody();
-    const asset = body.asset === "ETH" || body.asset === "STRK" ? body.asset : "USDC";
+    const asset = body.asset === "ETH" || body.asset === "STRK" || body.asset === "SOL" ? body.asset : "USDC";
     await sandbox.fundWallet(c.get("principal"), c.req.param("id"), asset, String(body.amount ?? "").trim());
     return seeOther(c, `/dashboard/wallets/${encodeURIComponent(c.req.param("id"))}`, "sandbox_funded");
   });

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { SandboxFundWallet } from "./sandbox";
+import { SANDBOX_FUNDED_CHAINS, SandboxFundWallet } from "./sandbox";
 import { LineChart, Meter } from "../views/charts";
 import { raw } from "hono/html";
 import type { DashboardDeps, DashboardEnv } from "../context";
@@ -191,7 +191,7 @@ export function walletDetailRoutes(deps: DashboardDeps) {
           <h2>Balances</h2>
           <BalancesTable b={balances.b} error={balances.error} gas={w.gas} />
         </section>
-        {deps.services.sandbox && (w.chain === "base" || w.chain === "starknet") && !w.archivedAt && <SandboxFundWallet csrf={csrf} walletId={w.id} chain={w.chain} />}
+        {deps.services.sandbox && SANDBOX_FUNDED_CHAINS.includes(w.chain) && !w.archivedAt && <SandboxFundWallet csrf={csrf} walletId={w.id} chain={w.chain} />}
         <section class="card">
           <h2>Activity</h2>
           <Meter label="Spend in the rolling 24 hours" used={spend.total} limit={spend.capUsd} />
