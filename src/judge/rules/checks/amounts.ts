@@ -19,9 +19,13 @@ const SCOPE_ACTS: Record<CapScope, Activity[] | null> = {
   any: null,
 };
 
+// An unstake that pays its lamports to an address (Solana's stake Withdraw) moves value out like a withdrawal, so
+// per-transfer caps and "above X needs a human" count it; one with no destination only changes the stake's state.
+const paysOut = (view: ActionView): boolean => view.activities.includes("unstake") && view.moves.some((m) => m.to !== null && m.amount !== null);
+
 const inScope = (scope: CapScope, view: ActionView): boolean => {
   const acts = SCOPE_ACTS[scope];
-  return acts === null || view.activities.some((a) => acts.includes(a));
+  return acts === null || view.activities.some((a) => acts.includes(a)) || (scope === "transfer" && paysOut(view));
 };
 
 interface Item {

@@ -37,8 +37,8 @@ const VERBS: Verb[] = [
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
   { re: /\bundelegat\w*|\bunstak\w*|\bout\s+of\s+(?:staking|stake|the\s+validators?)\b|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
-  // "withdraw stake", "withdrawals from stake accounts": taking SOL out of staking, where "stake" is what is withdrawn, not an act of staking.
-  { re: /\bwithdraw\w*\s+(?:(?:lamports|sol|funds)\s+)?(?:from\s+)?(?:(?:the|our|any|its|their)\s+)?(?:(?:\w+['’]s|native)\s+)?(?:stake|staking|staked\s+sol)\b(?:\s+accounts?)?/gi, pos: ["unstake"], neg: ["unstake"], listy: false, label: "withdrawing stake" },
+  // "withdraw stake", "withdrawals from stake accounts", "stake withdrawals": taking SOL out of staking, where "stake" is what is withdrawn, not an act of staking.
+  { re: /\bwithdraw\w*\s+(?:(?:lamports|sol|funds)\s+)?(?:from\s+)?(?:(?:the|our|any|its|their)\s+)?(?:(?:\w+['’]s|native)\s+)?(?:stake|staking|staked\s+sol)\b(?:\s+accounts?)?|\bstake(?:\s+accounts?)?\s+withdraw\w*/gi, pos: ["unstake"], neg: ["unstake"], listy: false, label: "withdrawing stake" },
   // "The delegate agent", "our delegate wallet": a role, not the act of delegating.
   { re: /\bdelegat(?=(\w*))\1(?!\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
   { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake", "delegate"], neg: ["stake", "delegate"], listy: false, label: "staking" },
