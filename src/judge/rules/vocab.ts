@@ -27,7 +27,11 @@ export const NOT_TOKENS = new Set(
     "l1 l2 evm spl erc kyc pnl ceo cfo cto twap vwap mev dao apy apr tvl utc am pm est et pst pt usd bps ath " +
     "yes no or and the of to in on at a an i my we our tx url http https json eip chainid gmt cet it is be ok " +
     "amm lp rpc sdk mcp safe dca mev rfq otc max min per fed sec cpi gdp btc_perp perp perps " +
-    "memo re fyi attn llc ltd inc buy sell"
+    "memo re fyi attn llc ltd inc buy sell " +
+    // English words owners write in capitals for emphasis ("any perp EXCEPT memecoins", "NEVER", "ONLY"):
+    "except excluding only never none nothing all any every each must shall should may will can cannot do dont " +
+    "above below under over than more less most least unless else also just even other others rest fine allowed " +
+    "forbidden banned prohibited required important note warning limit limits rules rule policy section scope"
   ).split(" "),
 );
 

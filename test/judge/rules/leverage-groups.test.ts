@@ -44,3 +44,21 @@ describe("leverage caps by asset group", () => {
     expect(judge(intent, setLev(7, 20))).not.toBe("ALLOW");
   });
 });
+
+describe("lists with emphasis and no verb", () => {
+  const intent = "Trade perps. any coin is OK EXCEPT the meme coins in context.banned. Max 10x on BTC and ETH, 4x on everything else.";
+  const ctx = { ...CTX, banned: ["DOGE", "WIF"] };
+  const judgeWith = (action: unknown) =>
+    evaluateRules(buildJudgeInput({ id: "t", intent, action, venue: "hyperliquid", context: ctx, expected: "ALLOW", acceptable: ["ALLOW"], tags: [] } as never));
+
+  it("a word in capitals for emphasis is not a token, and a verbless 'any coin except' list is of assets", () => {
+    const r = judgeWith(buy(7, "0.2", "1000"));
+    expect(r.verdict).toBe("BLOCK");
+    expect(r.violations.join(" ")).toContain("DOGE");
+    expect(JSON.stringify(r.constraints)).not.toContain('"EXCEPT"');
+  });
+
+  it("an asset off the list passes", () => {
+    expect(judgeWith(buy(1, "3000", "0.1")).verdict).toBe("ALLOW");
+  });
+});

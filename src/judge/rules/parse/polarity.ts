@@ -143,7 +143,11 @@ export function parseExcept(c: Clause, st: ParseState, rule: string): void {
   const topics = topicM ? topicM[1].split(/\s*(?:,|\band\b|\bor\b|\/)\s*/).map((t) => t.trim().replace(/-/g, " ")).filter(Boolean) : [];
   const lists = listsFrom(it, topics);
   // "except to the treasury address in context.treasury", "except memecoins (context.memecoins ...)": a list in the context.
-  const trading = acts.some((a) => a === "order" || a === "swap") && !acts.some((a) => OUT_OF_ACCOUNT.includes(a));
+  // With no verb ("any perp is fine except the memecoins in context.x"), the nouns say whether the list is of assets.
+  const assetNouns = /\b(?:perps?|perpetuals?|coins?|tokens?|assets?|meme\s?coins?|alts?|altcoins?|pairs?|symbols?|tickers?)\b/i;
+  const payeeNouns = /\b(?:address(?:es)?|wallets?|recipients?|payees?|vendors?|accounts?|treasury|destinations?)\b/i;
+  const nounsTrade = acts.length === 0 && assetNouns.test(c.text) && !payeeNouns.test(c.text);
+  const trading = (nounsTrade || acts.some((a) => a === "order" || a === "swap")) && !acts.some((a) => OUT_OF_ACCOUNT.includes(a));
   const refLists: Array<[ListDim, string[]]> = [];
   if (it.recipientRefs.length) refLists.push([trading ? "asset" : "recipient", it.recipientRefs]);
   if (it.otherRefs.length) refLists.push([it.otherRefs.some((r) => /market|question|event/i.test(r)) ? "market" : "asset", it.otherRefs]);
