@@ -63,6 +63,8 @@ export function parseShareCaps(c: Clause, st: ParseState, rule: string): void {
 export function parseCounterDecl(c: Clause, st: ParseState): void {
   const refs = [...c.text.matchAll(/§c(\d+)/g)];
   if (refs.length === 0) return;
+  // "(prices in context.prices)", "at context.prices": where prices come from, never a running total.
+  scan(c, /\(?\s*\b(?:(?:use|using|with|at|valued\s+at)\s+)?(?:(?:the\s+)?(?:usd\s+)?prices?\s+(?:in|from|at|per)\s+)?§c(\d+)\s*\)?/gi, (m) => /(?:^|\.)prices?$/i.test(c.refs.ctx[Number(m[1])] ?? "") && /prices?|\(/i.test(m[0]));
   const counters = refs.filter((m) => isCounterRef(c.refs.ctx[Number(m[1])]) && !c.used[m.index ?? 0]);
   if (counters.length === 0) return;
   const rest = c.text.replace(/§c\d+/g, " ");
