@@ -22,8 +22,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind7.jsonl", 69, 0.65],
   // blind6: 64 Polymarket CLOB and x402 v2 cases under eight owners' mandates; first run 48.4% (ALLOW recall 2/23), tuned on since (70.3%).
   ["blind6.jsonl", 64, 0.68],
-  // blind8: 68 Solana (SOL, SPL/Token-2022, stake program), Jupiter and Starknet cases under eight owners' styles; first run 47.1% (ALLOW recall 0/26), tuned on since (58.8%).
-  ["blind8.jsonl", 68, 0.57],
+  // blind8: 68 Solana (SOL, SPL/Token-2022, stake program), Jupiter and Starknet cases under eight owners' styles; first run 47.1% (ALLOW recall 0/26), tuned on since (61.8%).
+  ["blind8.jsonl", 68, 0.6],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
