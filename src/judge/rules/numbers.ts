@@ -67,6 +67,8 @@ export function normaliseNumbers(s: string): string {
   // "half a SOL", "half of context.x", "a quarter of": fractions.
   s = s.replace(/\bhalf\s+(?:a|an|one)\s+(?=[A-Za-z$])/gi, "0.5 ");
   s = s.replace(/\b(?:a\s+)?quarter\s+of\b/gi, "25% of").replace(/\bhalf\s+of\b/gi, "50% of");
+  // "half the wallet's balance", "a third of our float": a share of a figure.
+  s = s.replace(/\bhalf\s+(?=(?:the|our|its|my|your|this|that)\b)/gi, "50% of ").replace(/\b(?:a|one)\s+third\s+of\b/gi, "33.33% of");
   s = s.replace(NUMBER_WORDS, (m: string, _g: string, offset: number, whole: string) => {
     if (/^\d+(?:\.\d+)?$/.test(m)) return m;
     const rest = whole.slice(offset + m.length);

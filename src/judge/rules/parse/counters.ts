@@ -75,7 +75,9 @@ export function parseCounterDecl(c: Clause, st: ParseState): void {
     for (const m of counters) {
       const path = c.refs.ctx[Number(m[1])];
       const own = caps.filter((k) => k.limitOf?.path !== path && !k.limitOf?.path.includes(path));
-      const target = own.find((k) => periodOfWords(path) === k.period) ?? (own.length === 1 ? own[0] : null);
+      // The budget written beside the path ("within $150k (context.granted_this_month_usd)") is the one it counts.
+      const beside = own.filter((k) => k.rule.includes(path) && !k.limitOf);
+      const target = (beside.length === 1 ? beside[0] : null) ?? own.find((k) => periodOfWords(path) === k.period) ?? (own.length === 1 ? own[0] : null);
       if (target && (target.period !== "action" || target.limitOf)) {
         if (target.limitOf && target.period === "action") target.period = "total";
         target.counterRef = path;
