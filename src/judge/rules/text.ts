@@ -7,6 +7,7 @@
 import { FILLER } from "./vocab";
 import { normaliseNumbers } from "./numbers";
 import { normaliseOwnerStyles } from "./styles";
+import { normaliseSpelling } from "./spelling";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
 
 export interface Refs {
@@ -45,7 +46,7 @@ const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
   // Layout first (JSON, markdown), then owners' document styles, then the rest of the layout (layout.ts, styles.ts).
-  let s = normaliseLayout(normaliseOwnerStyles(unwrapLayout(raw))).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  let s = normaliseSpelling(normaliseLayout(normaliseOwnerStyles(unwrapLayout(raw)))).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
@@ -87,6 +88,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(?:like|about|roughly|around)\s+(?=\$?\d)/gi, "");
   // "never short, unless you're closing part of our long": closing a long is not shorting; the exception restates it.
   s = s.replace(/,?\s*\bunless\s+(?:you['’]re|you are|it['’]s|it is|we['’]re|we are|when|it)\s+(?:just\s+)?(?:closing|reducing|trimming|exiting|unwinding)\b[^,;.()]*/gi, "");
+  // "not permitted unless the sell only reduces a long we already hold (and is marked reduce-only)": the same exception.
+  s = s.replace(/,?\s*\bunless\s+(?:the|a|an|it|that|this|such\s+a)?\s*(?:sell|sale|order|trade|position)?\s*(?:only\s+|just\s+)?(?:reduces|closes|trims|cuts|exits|unwinds)\s+(?:a|an|the|our|my|some|part\s+of\s+(?:a|an|the|our))?\s*(?:existing\s+|open\s+)?long\b[^,;.()]*/gi, "");
   s = s.replace(/\bthose\s+(sells|buys|orders|exits)\b/gi, "$1");
   // Test networks: a chain class.
   s = s.replace(/\btest\s?nets?\b|\btest\s+networks?\b|\btest\s+chains?\b/gi, "testnets");

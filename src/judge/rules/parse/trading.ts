@@ -31,6 +31,8 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
     add(st, { kind: "side", allowed: dir, rule });
     add(st, { kind: "side", allowed: side, rule });
   });
+  // "the bot will only ever be buying HYPE": one side; the verb is left for the permission reader.
+  scan(c, /\b(?:will|shall|should|must|may|can|is\s+to)\s+only\s+(?:ever\s+)?(?:be\s+)?(?=(buy|sell)(?:ing|s)?\b)/gi, (m) => add(st, { kind: "side", allowed: m[1].toLowerCase() as "buy" | "sell", rule }));
   // "buy side only", "only the buy side": one side of the book.
   scan(c, /\b(buy|sell)[- ]side\s+only\b|\bonly\s+(?:the\s+)?(buy|sell)[- ]side\b/gi, (m) => add(st, { kind: "side", allowed: (m[1] ?? m[2]).toLowerCase() as "buy" | "sell", rule }));
   scan(
