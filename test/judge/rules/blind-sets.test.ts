@@ -24,6 +24,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind6.jsonl", 64, 0.68],
   // blind8: 68 Solana (SOL, SPL/Token-2022, stake program), Jupiter and Starknet cases under eight owners' styles; first run 47.1% (ALLOW recall 0/26), tuned on since (61.8%).
   ["blind8.jsonl", 68, 0.6],
+  // blind9: how owners write rules (layout, narrative, spelling) across HL, Base ERC-20, x402 and plain English; first run 46.7%, now 78.3%.
+  ["blind9.jsonl", 60, 0.75],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
