@@ -43,10 +43,24 @@ const HOST_TLDS =
 const HOST_RE = new RegExp(`\\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+(?:${HOST_TLDS})\\b`, "gi");
 const BASE58_RE = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 
+/**
+ * Layout first (JSON, markdown), then owners' document styles, then the rest of the layout and spelling
+ * (layout.ts, styles.ts, spelling.ts). Pure and the costliest step, while the same texts (an agent's rules, its
+ * action strings) come back with every request: remembered for the most recent texts.
+ */
+const STYLED = new Map<string, string>();
+function normaliseStyles(raw: string): string {
+  const hit = STYLED.get(raw);
+  if (hit !== undefined) return hit;
+  const out = normaliseSpelling(normaliseLayout(normaliseOwnerStyles(unwrapLayout(raw))));
+  if (STYLED.size >= 512) STYLED.delete(STYLED.keys().next().value as string);
+  STYLED.set(raw, out);
+  return out;
+}
+
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
-  // Layout first (JSON, markdown), then owners' document styles, then the rest of the layout (layout.ts, styles.ts).
-  let s = normaliseSpelling(normaliseLayout(normaliseOwnerStyles(unwrapLayout(raw)))).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  let s = normaliseStyles(raw).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
