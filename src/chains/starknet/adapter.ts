@@ -98,6 +98,7 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
   const estimate = async (
     wallet: WalletRef,
     payload: StarknetPayload,
+    retried = false,
   ): Promise<{ fails: string } | { nonce: bigint | null; publicKey: string | null; bounds: Bounds; deployBounds: Bounds | null; need: bigint } | { noKey: true }> => {
     const nonce = await nonceOf(wallet.address);
     let publicKey: string | null = null;
@@ -112,6 +113,8 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
     try {
       estimates = await rpc.call<FeeEstimate[]>("starknet_estimateFee", { request: txs, simulation_flags: ["SKIP_VALIDATE"], block_id: "latest" });
     } catch (e) {
+      // The nonce said "not deployed", then another proposal's deployment landed before the estimate: read again.
+      if (e instanceof StarknetRpcError && publicKey && !retried && /unavailable for deployment/.test(e.detail)) return estimate(wallet, payload, true);
       if (e instanceof StarknetRpcError) return { fails: e.detail };
       throw e;
     }
