@@ -27,8 +27,9 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind9: how owners write rules (layout, narrative, spelling) across HL, Base ERC-20, x402 and plain English; first run 46.7%, now 78.3%.
   ["blind9.jsonl", 60, 0.75],
   // blind10: sealed, written by someone who never read the engine and run once at the end of the round (59.7% on
-  // the round's starting engine, 63.9% on its final one). A regression floor from here on, no longer held out.
-  ["blind10.jsonl", 72, 0.63],
+  // the round's starting engine, 63.9% on its final one; 66.7% after two fixes it revealed). A regression floor from
+  // here on, no longer held out.
+  ["blind10.jsonl", 72, 0.66],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

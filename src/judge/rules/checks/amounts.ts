@@ -123,7 +123,10 @@ function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: 
   const unitRe = c.limit.unit === "USD" ? /usd|usdc|dollar|notional|value/i : new RegExp(unit, "i");
   const subject = c.subject ?? "spent";
   if (/stak|delegat/.test(subject)) {
-    if (!view.activities.some((a) => a === "stake" || a === "delegate")) return "n/a";
+    // Moving tokens into staking (Hyperliquid's cDeposit) does not delegate them: a total of what is delegated
+    // grows only by delegating; a total of what is staked grows by either.
+    const grows: Activity[] = /delegat/.test(subject) && !/stak/.test(subject) ? ["delegate"] : ["stake", "delegate"];
+    if (!view.activities.some((a) => grows.includes(a))) return "n/a";
     // The figure's own name says what it counts: under `staking: {delegated_hype, spot_hype}` the total delegated is
     // `delegated_hype`, never the shorter `spot_hype` that only sits under the same parent.
     const not = [/undelegat|unstak|pending|available|withdraw|reward|unbond/i, /(?:^|\.)[^.]*(?:spot|perp|free|wallet|cash)[^.]*$/i];
@@ -145,6 +148,8 @@ function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: 
 
 /** Actions that only take value out of a place: they can lower what is held there, never raise it. */
 const REDUCING: Activity[] = ["withdrawal", "redeem", "vault_withdraw", "unstake", "undelegate"];
+/** Actions that cannot raise a debt or lower the collateral behind it. */
+const DEBT_SAFE: Activity[] = ["supply", "repay", "vault_deposit"];
 /** A running total of what is held somewhere ("context.aave.supplied_usd", "staked_hype"), not of what was spent. */
 const HOLDING_TOTAL = /suppl|deposit|staked|delegated|held|holding|in_?aave|in_?vault|position|exposure/i;
 
@@ -154,6 +159,8 @@ function checkCumulative(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
   // "Keep the total we have in Aave at most $1.5m": a withdrawal (even of everything) only lowers it.
   const holding = c.period === "total" && HOLDING_TOTAL.test(`${c.counterRef ?? ""} ${c.subject ?? ""}`) && !/spen[dt]|paid|sent|outflow|traded/i.test(c.counterRef ?? "");
   if (holding && view.activities.length > 0 && view.activities.every((a) => REDUCING.includes(a))) return [];
+  // A cap on debt: supplying collateral or repaying only improves it (a withdrawal of collateral may not, so it stays checked).
+  if (/debt|borrow/i.test(`${c.counterRef ?? ""} ${c.subject ?? ""}`) && view.activities.length > 0 && view.activities.every((a) => DEBT_SAFE.includes(a))) return [];
   const limit = fmtQ(c.limit.value, c.limit);
   if (c.subject && /position|exposure|holding/.test(c.subject)) return checkPosition(c, view, ctx);
   const items = measure(view, c.limit.unit, ctx).filter((i) => !(view.orders.length && i.value !== null && view.orders.every((o) => o.reduceOnly)));
