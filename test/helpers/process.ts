@@ -20,7 +20,7 @@ export interface ServiceProcess {
  * Starts the service as a real process, exactly as `npm start` does (package.json's start command on the
  * bundle that test/global-setup.ts built from src/), and waits for /healthz.
  */
-export async function startService(env: Record<string, string>, opts: { waitHealthy?: boolean } = {}): Promise<ServiceProcess> {
+export async function startService(env: Record<string, string>, opts: { waitHealthy?: boolean } = {}, attempt = 1): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = "";
   const [node, ...args] = startCommand();
@@ -45,6 +45,12 @@ export async function startService(env: Record<string, string>, opts: { waitHeal
       }
       if (Date.now() > deadline) throw new Error(`service did not become healthy:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
+    }
+    // A restart on the same ports right after a kill -9 can find one still held for a moment (or taken by another
+    // test's short-lived socket on this busy machine): that is the test's environment, not the service; try again.
+    if (done && /EADDRINUSE/.test(out) && attempt < 5) {
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+      return startService(env, opts, attempt + 1);
     }
     if (done) throw new Error(`service exited during start-up:\n${out}`);
   }
