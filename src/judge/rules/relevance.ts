@@ -15,31 +15,10 @@
  * - a clause with no activity word at all ("nothing above $5k without asking me") bears on everything.
  * An action whose kind is unknown is borne on by every clause.
  */
-import type { Activity } from "./types";
+import { ACTIVITIES, type Activity } from "./types";
 
-const MOVES_VALUE: Activity[] = [
-  "transfer",
-  "internal_transfer",
-  "withdrawal",
-  "payment",
-  "bridge",
-  "subaccount",
-  "vault_deposit",
-  "vault_withdraw",
-  "supply",
-  "redeem",
-  "borrow",
-  "repay",
-  "stake",
-  "unstake",
-  "delegate",
-  "undelegate",
-  "approval",
-  "permission",
-  "swap",
-  "wrap",
-  "unwrap",
-];
+/** Every activity but trading's own: an activity added later counts as moving value, so it fails closed. */
+const MOVES_VALUE: Activity[] = ACTIVITIES.filter((a) => !["order", "cancel", "leverage", "margin", "unknown"].includes(a));
 const TRADES: Activity[] = ["order", "cancel", "leverage", "margin", "swap", "wrap", "unwrap"];
 /** Buying can be a purchase paid for, not only an order: "never buy datasets over $5" bears on a payment. */
 const BUYS: Activity[] = [...TRADES, "payment", "transfer"];
