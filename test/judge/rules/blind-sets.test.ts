@@ -30,6 +30,9 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // the round's starting engine, 63.9% on its final one; 66.7% after two fixes it revealed). A regression floor from
   // here on, no longer held out.
   ["blind10.jsonl", 72, 0.66],
+  // blind12: 45 multi-grant mandates (separate clauses each giving an asset, recipients and cap) on Base, Solana,
+  // Starknet and Hyperliquid under nine owners' styles; first run 35.6% (ALLOW recall 0/20).
+  ["blind12.jsonl", 45, 0.35],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
