@@ -37,6 +37,9 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // policy, DAO resolution, typos, non-native English, email) across HL, Polymarket, x402, EVM, Solana, Jupiter,
   // Starknet; written before reading the engine; first run 28.9% (ALLOW recall 0/18).
   ["blind14.jsonl", 45, 0.28],
+  // blind15: approvals and permissions, "ask a human" in owners' words, exceptions with their own caps, pronoun rules
+  // (EVM, Permit2, Solana, Starknet, Hyperliquid; seven styles); written before reading the engine, first run 48.9% (ALLOW 0/17).
+  ["blind15.jsonl", 45, 0.48],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
