@@ -77,7 +77,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     // A clause not understood holds back an ALLOW only when it could restrict this kind of action (relevance.ts).
     const actionText = typeof input.action === "string" && !input.facts ? input.action : undefined;
     const aside = new Set(
-      parsed.clauses.filter((r) => r.reading === "not understood" && r.question && !bearsOn(r.clause, view.activities, actionText)).map((r) => r.question as string),
+      parsed.clauses.filter((r) => r.reading === "not understood" && r.question && !bearsOn(r.clause, view.activities, actionText, view.assets)).map((r) => r.question as string),
     );
     const unknowns = [
       ...new Set([

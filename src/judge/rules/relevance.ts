@@ -16,6 +16,8 @@
  * An action whose kind is unknown is borne on by every clause.
  */
 import { ACTIVITIES, type Activity } from "./types";
+import { asSymbol } from "./parse/state";
+import { DISPUTED_STABLES, USD_STABLES } from "./vocab";
 
 /** Every activity but trading's own: an activity added later counts as moving value, so it fails closed. */
 const MOVES_VALUE: Activity[] = ACTIVITIES.filter((a) => !["order", "cancel", "leverage", "margin", "unknown"].includes(a));
@@ -43,6 +45,45 @@ const KINDS: Array<[RegExp, Activity[]]> = [
 const REACHES_ALL =
   /\b(?:only|solely|exclusively|just|except|excluding|besides|other(?:wise)?|else|nothing|anything|everything|every|whatever|whichever|actions?|transactions?|txs?|operations?|activit(?:y|ies)|spend(?:s|ing)?|spent|budgets?|exposure|risk|loss(?:es)?|drawdown|pnl|balances?|reserves?|keep|leave|left|remain(?:s|ing)?|floor|total|combined|aggregate|overall|cumulative)\b/;
 
+/**
+ * Scope by asset. A prohibition or a limit that names only assets the action does not touch cannot restrict it:
+ * "never send more than 5 SOL to one address" does not hold a USDC payment, "don't touch the ETH" does not hold a
+ * SOL transfer. Fail-closed conditions, each keeping the clause on the action:
+ * - the clause must negate or limit (a statement such as "we pay in USDC" may be an exclusive scope in disguise);
+ * - it may not name a dollar figure, a stablecoin (dollars measure every asset and quote every order), a value
+ *   word ("worth", "equivalent", "notional"), an asset class ("tokens", "funds", "alts"), an escape from a scope
+ *   ("outside", "off", "elsewhere", "instead"), an address or a context path (a list could name any asset);
+ * - an asset is foreign only when neither symbol contains the other (ETH / WETH / wstETH, USDC / USDC.e are one);
+ * - the action's own assets must be known.
+ */
+const NEGATES_OR_LIMITS =
+  /\b(?:never|no|not|nor|don'?t|do not|doesn'?t|cannot|can'?t|mustn'?t|must not|shouldn'?t|won'?t|max(?:imum)?|at most|up to|limit(?:ed|s)?|caps?|capped|above|over|exceed\w*|more than|beyond|under|below|less than|needs?|requires?|approv\w+|sign-?off|ask)\b/;
+const REACHES_ASSETS =
+  /\$|\b(?:worth|equivalents?|value[ds]?|valued|notional|usd|dollars?|bucks?|cents?|tokens?|coins?|assets?|funds?|money|cash|crypto|stables?|stablecoins?|alts?|altcoins?|memes?|memecoins?|majors?|collateral|outside|off|elsewhere|instead|apart|anywhere|unless|context)\b|\b0x[0-9a-f]{6,}|[1-9A-HJ-NP-Za-km-z]{32,44}/i;
+
+function namedAssets(clause: string): string[] {
+  const out: string[] = [];
+  for (const w of clause.split(/[^A-Za-z0-9.]+/)) {
+    const sym = asSymbol(w.replace(/\.$/, ""));
+    if (sym) out.push(sym);
+  }
+  return out;
+}
+
+const related = (a: string, b: string): boolean => a === b || a.includes(b) || b.includes(a);
+
+/** True when the clause limits only assets the action does not touch (see above). */
+export function assetForeign(clause: string, actionAssets: readonly string[]): boolean {
+  if (actionAssets.length === 0) return false;
+  const t = clause.toLowerCase();
+  if (!NEGATES_OR_LIMITS.test(t) || REACHES_ALL.test(t) || REACHES_ASSETS.test(clause)) return false;
+  const named = namedAssets(clause);
+  if (named.length === 0) return false;
+  if (named.some((s) => USD_STABLES.has(s) || DISPUTED_STABLES.has(s) || /USD/.test(s))) return false;
+  const own = actionAssets.map((a) => a.toUpperCase());
+  return named.every((s) => !own.some((a) => related(a, s)));
+}
+
 /** The activities a clause names, or null when it names none or reaches beyond them. */
 export function clauseReach(clause: string): Set<Activity> | null {
   const t = clause.toLowerCase();
@@ -53,10 +94,11 @@ export function clauseReach(clause: string): Set<Activity> | null {
 }
 
 /**
- * True when the clause could restrict an action doing `activities` (and, for a plain-English action, whose own
- * words are `actionText`): the fail-closed default.
+ * True when the clause could restrict an action doing `activities` on `assets` (and, for a plain-English action,
+ * whose own words are `actionText`): the fail-closed default.
  */
-export function bearsOn(clause: string, activities: readonly Activity[], actionText?: string): boolean {
+export function bearsOn(clause: string, activities: readonly Activity[], actionText?: string, assets: readonly string[] = []): boolean {
+  if (activities.length && !activities.includes("unknown") && assetForeign(clause, assets)) return false;
   const reach = clauseReach(clause);
   if (!reach || activities.length === 0 || activities.includes("unknown")) return true;
   if (activities.some((a) => reach.has(a))) return true;

@@ -3,7 +3,7 @@
  * (src/judge/rules/relevance.ts). The wording here is our own; each "stays held" case is the unsafe side.
  */
 import { describe, expect, it } from "vitest";
-import { bearsOn, clauseReach } from "../../../src/judge/rules/relevance";
+import { assetForeign, bearsOn, clauseReach } from "../../../src/judge/rules/relevance";
 import { evaluateRules } from "../../../src/judge/rules/engine";
 import { facts, input, orderFacts, transfer } from "./helpers";
 
@@ -84,5 +84,50 @@ describe("bearsOn", () => {
   it("a plain-English action is also judged by its own words", () => {
     expect(bearsOn("staking waits for two sign-offs", ["order"], "buy 1 ETH and stake it with a validator")).toBe(true);
     expect(bearsOn("staking waits for two sign-offs", ["order"], "buy 1 ETH perp")).toBe(false);
+  });
+});
+
+describe("clauses that limit only assets the action does not touch", () => {
+  const PAY = "Pay at most 300 USDC per payment.";
+  const SOL_RULE = "SOL never moves in alternate fortnights after 3 sign-offs.";
+  const usdcPayment = transfer({ usd: 100, amount: "100" });
+  const solTransfer = transfer({ asset: "SOL", amount: "1", usd: 150 });
+
+  it("an unreadable prohibition about SOL does not hold a USDC payment that meets every other rule", () => {
+    const r = judge(`${PAY} ${SOL_RULE}`, usdcPayment);
+    expect(r.verdict).toBe("ALLOW");
+    expect(aside(r)).toEqual(["SOL never moves in alternate fortnights after 3 sign-offs"]);
+  });
+
+  it("the same clause holds a SOL transfer", () => {
+    expect(judge(`${PAY} ${SOL_RULE}`, solTransfer).verdict).not.toBe("ALLOW");
+  });
+
+  it("a wrapped or bridged form of the named asset is the same asset", () => {
+    expect(assetForeign("ETH never moves after 3 sign-offs", ["WETH"])).toBe(false);
+    expect(assetForeign("WETH never moves after 3 sign-offs", ["ETH"])).toBe(false);
+    expect(assetForeign("no USDC.e moves after 3 sign-offs", ["USDC"])).toBe(false);
+  });
+
+  it.each([
+    ["a statement may be an exclusive scope in disguise", "Salaries go out in SOL on alternate fortnights."],
+    ["a stablecoin measures every asset", "Never move more than 500 USDC in alternate fortnights."],
+    ["a dollar figure measures every asset", "SOL moves never exceed $500 in alternate fortnights."],
+    ["a value word measures every asset", "Nothing worth more than 5 SOL moves in alternate fortnights."],
+    ["an asset class reaches every asset", "SOL and other tokens never move in alternate fortnights."],
+    ["an escape from a scope names what is outside it", "Never trade off SOL in alternate fortnights."],
+    ["an address may be barred for every asset", "Never send SOL to 0x2222222222222222222222222222222222222222 in alternate fortnights."],
+    ["a context list may name any asset", "Never send SOL outside context.vendors in alternate fortnights."],
+  ])("stays held: %s", (_why, clause) => {
+    // A BTC action touches neither SOL nor USDC: only the clause's own words can keep it on the action.
+    expect(assetForeign(clause, ["BTC"])).toBe(false);
+  });
+
+  it("the control: the same shape without those words is foreign to a BTC action", () => {
+    expect(assetForeign("SOL never moves in alternate fortnights.", ["BTC"])).toBe(true);
+  });
+
+  it("an action whose assets are unknown is borne on", () => {
+    expect(assetForeign("SOL never moves after 3 sign-offs", [])).toBe(false);
   });
 });
