@@ -98,7 +98,7 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
   const estimate = async (
     wallet: WalletRef,
     payload: StarknetPayload,
-    retried = false,
+    retries = 0,
   ): Promise<{ fails: string } | { nonce: bigint | null; publicKey: string | null; bounds: Bounds; deployBounds: Bounds | null; need: bigint } | { noKey: true }> => {
     const nonce = await nonceOf(wallet.address);
     let publicKey: string | null = null;
@@ -113,8 +113,10 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
     try {
       estimates = await rpc.call<FeeEstimate[]>("starknet_estimateFee", { request: txs, simulation_flags: ["SKIP_VALIDATE"], block_id: "latest" });
     } catch (e) {
-      // The nonce said "not deployed", then another proposal's deployment landed before the estimate: read again.
-      if (e instanceof StarknetRpcError && publicKey && !retried && /unavailable for deployment/.test(e.detail)) return estimate(wallet, payload, true);
+      // The nonce read went stale before the estimate: another proposal's deployment or transaction of this account
+      // landed in between ("unavailable for deployment", "Invalid transaction nonce"). That says nothing about this
+      // transaction, so read the nonce again (a few times: under load several may land in a row).
+      if (e instanceof StarknetRpcError && retries < 3 && staleNonce(e)) return estimate(wallet, payload, retries + 1);
       if (e instanceof StarknetRpcError) return { fails: e.detail };
       throw e;
     }
@@ -122,6 +124,7 @@ export function createStarknetAdapter(o: StarknetAdapterOptions): ChainAdapter<S
     const deployBounds = publicKey ? boundsFrom(estimates[0]!) : null;
     return { nonce, publicKey, bounds, deployBounds, need: maxFeeOf(bounds) + (deployBounds ? maxFeeOf(deployBounds) : 0n) };
   };
+  const staleNonce = (e: StarknetRpcError): boolean => e.code === 52 || /unavailable for deployment|invalid transaction nonce/i.test(e.detail);
   const publicKeyFor = async (wallet: WalletRef): Promise<string | null> => {
     const ref = await o.keyRefOf(wallet.id);
     if (!ref) return null;
