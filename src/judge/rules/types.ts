@@ -144,7 +144,12 @@ export type Constraint =
   | (Base & { kind: "swap_mode"; mode: "in" | "out" })
   /** exact: approvals must equal the swap they serve; otherwise only unlimited approvals are ruled out. */
   | (Base & { kind: "approval_exact"; exact: boolean; pendingRef?: boolean })
-  | (Base & { kind: "beneficiary"; addresses: string[]; /** context paths holding the allowed address(es) */ refs?: string[] });
+  | (Base & { kind: "beneficiary"; addresses: string[]; /** context paths holding the allowed address(es) */ refs?: string[] })
+  /**
+   * x402: each host is paid only at its own payee. `pairs` from the rules' text (host, address); `refs` are context
+   * maps of host -> payTo. `perHost`: the rule said "the payTo listed for that host" and takes the map of the host list.
+   */
+  | (Base & { kind: "host_payee"; pairs: Array<[string, string]>; refs: string[]; perHost?: boolean });
 
 export type ConstraintKind = Constraint["kind"];
 

@@ -7,6 +7,7 @@ import { checkBeneficiary, checkList } from "./lists";
 import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, checkSide } from "./orders";
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 import { checkCounterpartyNotes } from "./notes";
+import { checkHostPayee } from "./payees";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -39,6 +40,9 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "beneficiary":
         out.push(...checkBeneficiary(c, view, ctx));
+        break;
+      case "host_payee":
+        out.push(...checkHostPayee(c, view, ctx));
         break;
       case "cap":
         out.push(...checkCap(c, orderView, ctx));

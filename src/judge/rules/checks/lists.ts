@@ -6,6 +6,7 @@
 import type { Activity, ActionView, Constraint, Finding, ListDim } from "../types";
 import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
 import { SENDER_REF } from "../parse/items";
+import { marketIdsOfToken, marketListIds } from "./markets";
 import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
 
 type Ctx = Record<string, unknown> | null;
@@ -162,12 +163,8 @@ function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null
     const val = atPath(ctx, ref);
     if (val === undefined) missing.push(ref);
     else if (c.dim === "market") {
-      // A map of token id -> {question, outcome}: both the ids and the questions identify allowed markets.
-      if (typeof val === "object" && val) for (const [k, x] of Object.entries(val)) {
-        add(k);
-        if (x && typeof x === "object" && typeof (x as Record<string, unknown>).question === "string") add((x as Record<string, string>).question);
-        if (typeof x === "string") add(x);
-      }
+      // Token ids, questions, slugs or condition ids, as an array, a map or entries carrying them (markets.ts).
+      for (const id of marketListIds(val)) out.add(id);
     } else if (c.dim === "asset") {
       for (const [k, x] of Object.entries(typeof val === "object" && val ? val : {})) {
         add(k);
@@ -249,10 +246,13 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   const flagged = flaggedIn(c, ctx);
   const out: Finding[] = [];
   if (missing.length) out.push({ type: "unknown", message: `The rule "${c.rule}" refers to ${missing.join(", ")}, which the context does not provide.` });
-  // Prediction orders: the token id identifies the market as well as its question does.
+  // Prediction orders: the token id identifies the market as well as its question does, and so do the slug and
+  // condition id the context's market map gives for that token.
   if (c.dim === "market" || c.dim === "topic") {
-    const ids = view.orders.filter((o) => o.tokenId && set.has(norm(o.tokenId)));
+    const listed = (o: (typeof view.orders)[number]): boolean => !!o.tokenId && (set.has(norm(o.tokenId)) || (c.dim === "market" && marketIdsOfToken(o.tokenId, ctx).some((id) => set.has(id))));
+    const ids = view.orders.filter(listed);
     if (c.kind === "allow" && ids.length === view.orders.length && ids.length > 0) return out;
+    if (c.kind === "deny" && ids.length > 0) out.push({ type: "violation", message: `The market ${show(c.dim, ids[0].question ?? ids[0].tokenId ?? "")} is excluded by "${c.rule}".` });
   }
   for (const v of new Set(vals)) {
     if (v === null || v === "UNKNOWN" || /^#\d+$/.test(v)) {

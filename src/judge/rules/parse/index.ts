@@ -15,6 +15,7 @@ import { parseExhaustive, routeAssetList } from "./routes";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
+import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
 export interface ParsedIntent {
@@ -229,6 +230,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseAmounts(c, st, rule);
   parseCounterDecl(c, st);
   parseOutcomes(c, st, rule);
+  parseHostPayees(c, st, rule);
   const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
   // "if a bet is over 30, ping me first": the condition is the threshold just read.
   if (st.constraints.slice(before).some((k) => k.kind === "escalate_above")) scan(c, /\b(?:if|when|whenever|in case|should)\b(?=[^,;]*\b(?:over|above|more than|larger than|bigger than|exceeds?|exceeding|greater than|beyond)\b)/gi, () => undefined);
@@ -298,10 +300,18 @@ function parseUncached(intent: string): ParsedIntent {
   const text = st.prediction && !/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent;
   const sentences = splitSentences(protect(text, refs));
   let prevStart = 0;
+  const restatedPayee: number[] = [];
   for (const s of sentences) {
     const rule = restore(s, refs);
     if (isBackground(s)) {
       prevStart = st.constraints.length;
+      st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
+      continue;
+    }
+    // "if a service asks to be paid elsewhere, don't pay it": settled once the payee rules are known (payees.ts).
+    if (RESTATED_PAYEE.test(s)) {
+      prevStart = st.constraints.length;
+      restatedPayee.push(st.readings.length);
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
       continue;
     }
@@ -355,6 +365,14 @@ function parseUncached(intent: string): ParsedIntent {
     }
     else st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
+  settleHostPayees(st);
+  // Without a payee rule to restate, the conditional is a rule nobody read: it holds every payment.
+  if (!hasPayeeRule(st))
+    for (const i of restatedPayee) {
+      const question = `Not understood: "${st.readings[i].clause}" (no payee rule it could restate).`;
+      st.unknown.push(question);
+      st.readings[i] = { ...st.readings[i], reading: "not understood", unread: ["else"], question };
+    }
   settleReferences(st);
   assignCounters(st);
   unionAllowlists(st.constraints);

@@ -22,6 +22,8 @@ export interface Items {
   recipientRefs: string[];
   /** context paths naming assets or markets. */
   otherRefs: string[];
+  /** The subset of otherRefs that lists prediction markets (by token id, question, slug or condition id). */
+  marketRefs: string[];
   /** context paths naming allowed hosts ("only the hosts in context.allowed_hosts"). */
   hostRefs: string[];
   marketTypes: Array<"perp" | "spot" | "prediction">;
@@ -38,6 +40,18 @@ export function isCounterRef(ref: string): boolean {
   return /spent|spend|budget|usage|so_?far|remaining|prices?\b|counter|paid|sent|to_?date|today|total|supplied|swapped|traded|debt|collateral|portfolio|value|balance|equity|exposure|_usdc?$|_sol$|_eth$|_amount$|\bamount$/i.test(ref);
 }
 
+/**
+ * A context list of prediction markets: its name says so ("context.watchlist", "context.allowed_conditions"), the
+ * words before it name what identifies a market ("whose condition id is in", "slugs in"), or, in rules about
+ * prediction markets, they call its entries markets ("only the macro markets in context.x"). On other venues
+ * "markets in context.x" stays a list of assets.
+ */
+export function isMarketRef(ref: string, before: string, prediction: boolean): boolean {
+  if (/market|question|event|condition|slug|watch_?list/i.test(ref)) return true;
+  if (/\b(?:condition[\s_-]?ids?|slugs?|questions?|market[\s_-]?ids?|token[\s_-]?ids?)\b[^§]*$/i.test(before)) return true;
+  return prediction && /\bmarkets?\b[^§]*$/i.test(before);
+}
+
 export function emptyItems(): Items {
   return {
     assets: [],
@@ -52,6 +66,7 @@ export function emptyItems(): Items {
     spenders: [],
     recipientRefs: [],
     otherRefs: [],
+    marketRefs: [],
     hostRefs: [],
     marketTypes: [],
     classes: [],
@@ -149,7 +164,10 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
       push(it.hostRefs, ref);
       return;
     }
-    if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(tokens?|assets?|markets?|coins?)\b[^§]*$/.test(before))
+    if (isMarketRef(ref, before, st.prediction)) {
+      push(it.otherRefs, ref);
+      push(it.marketRefs, ref);
+    } else if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(tokens?|assets?|markets?|coins?)\b[^§]*$/.test(before))
       push(it.otherRefs, ref);
     else push(it.recipientRefs, ref);
   });

@@ -150,7 +150,9 @@ export function parseExcept(c: Clause, st: ParseState, rule: string): void {
   const trading = (nounsTrade || acts.some((a) => a === "order" || a === "swap")) && !acts.some((a) => OUT_OF_ACCOUNT.includes(a));
   const refLists: Array<[ListDim, string[]]> = [];
   if (it.recipientRefs.length) refLists.push([trading ? "asset" : "recipient", it.recipientRefs]);
-  if (it.otherRefs.length) refLists.push([it.otherRefs.some((r) => /market|question|event/i.test(r)) ? "market" : "asset", it.otherRefs]);
+  if (it.marketRefs.length) refLists.push(["market", it.marketRefs]);
+  const assetRefs = it.otherRefs.filter((r) => !it.marketRefs.includes(r));
+  if (assetRefs.length) refLists.push(["asset", assetRefs]);
   if (it.hostRefs.length) refLists.push(["host", it.hostRefs]);
   if (lists.length === 0 && refLists.length === 0) return;
   if (topicM) consume(c, m.index + m[0].length, m.index + m[0].length + topicM[0].length);
@@ -286,6 +288,8 @@ function onlyNarrowsUnread(c: Clause): boolean {
     let content = false;
     let read = false;
     while ((w = word.exec(c.text)) !== null) {
+      // "markets in context.watchlist only # fed / cpi / jobs": a config line's comment describes, it does not narrow.
+      if (/\s#\s/.test(c.text.slice(m.index, w.index))) break;
       if (c.used[w.index]) read = true;
       else if (!ONLY_SKIP.test(w[0])) content = true;
     }
@@ -299,13 +303,15 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const it = takeItems(c, st, "rule");
   if (route) it.assets = it.assets.filter((a) => !route.includes(a));
   const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c);
-  const topics = it.markets.length || it.otherRefs.some((r) => /market|question|event/i.test(r)) ? [] : takeTopic(c, st);
+  const topics = it.markets.length || it.marketRefs.length > 0 ? [] : takeTopic(c, st);
   // "im only into the nba finals markets": an "only" that narrowed nothing this clause could name (no verb, no list,
   // no context list) stays unread, so the words it narrows are not silently ignored.
   const narrowsNothing = !opts.produced && verbs.length === 0 && listsFrom(it, topics).length === 0 && !it.recipientRefs.length && !it.otherRefs.length && !it.hostRefs.length && !it.marketTypes.length;
   if (!narrowsNothing && !(verbs.length === 0 && onlyNarrowsUnread(c))) scan(c, /\b(?:only|exclusively|solely|just|allowed|permitted|whitelisted|allowlisted|restricted to|limited to|stick to|nothing (?:else|other than|but))\b:?/gi, () => undefined);
   // "in two markets: 'A' and 'B'": the count introduces the list that follows.
   scan(c, /\b(?:two|three|four|five|six|several|a few|the following|these|both)(?=\s+(?:[a-z-]+\s+)?(?:markets?|tokens?|assets?|coins?|address(?:es)?|wallets?|hosts?|domains?|venues?|chains?|recipients?|vendors?)\s*:)/gi, () => undefined);
+  // "the two data services we have contracts with: a.example ..., b.example ...": the count names the hosts that follow.
+  scan(c, /\b(?:two|three|four|five|six|several|a few|both)(?=\s+(?:[a-z-]+\s+)?(?:services?|providers?|apis?|vendors?|sites?|endpoints?|feeds?)\b[^.;:§]{0,40}:\s*§h\d)/gi, () => undefined);
   const own = uniq(verbs.flatMap((v) => v.pos));
   if (own.length) add(st, { kind: "permit", activities: own, rule });
   // A clause without a verb ("only to validator 0x..") qualifies the permission before it in the sentence.
@@ -324,7 +330,7 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
     add(st, { kind: "allow", dim, values, activities: acts, quoteImplicit, forAssets, rule } as Constraint);
   }
   if (it.recipientRefs.length) add(st, { kind: "allow", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, forAssets: route ?? undefined, rule });
-  const marketRefs = it.otherRefs.filter((r) => /market|question|event/i.test(r));
+  const marketRefs = it.marketRefs;
   const assetRefs = it.otherRefs.filter((r) => !marketRefs.includes(r));
   if (marketRefs.length) add(st, { kind: "allow", dim: "market", values: [], refs: marketRefs, activities: acts, rule });
   if (assetRefs.length) add(st, { kind: "allow", dim: "asset", values: [], refs: assetRefs, activities: acts, rule });
