@@ -66,8 +66,10 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
   // The adapter gave only a total (a margin top-up, a vault move): measure that rather than nothing.
   const described = view.orders.length > 0 || view.moves.length > 0 || view.swap !== null;
   if (described) return items;
-  if (items.length === 0 && view.notionalUsd !== null && isUsd && view.activities.some((a) => VALUE_MOVING.includes(a)))
-    items.push({ what: "the action's value", value: view.notionalUsd, atMark: false });
+  // A stablecoin is a dollar everywhere in the engine (priceOf): a borrow of USDC valued at $3,000 is 3,000 USDC.
+  const allStable = view.assets.length > 0 && view.assets.every((a) => USD_STABLES.has(a));
+  if (items.length === 0 && view.notionalUsd !== null && (isUsd || (stableUnit && allStable)) && view.activities.some((a) => VALUE_MOVING.includes(a)))
+    items.push({ what: isUsd ? "the action's value" : `the ${view.assets.join("/")} amount`, value: view.notionalUsd, atMark: false });
   else if (items.length === 0 && view.activities.some((a) => VALUE_MOVING.includes(a)) && (isUsd || view.assets.length === 0 || view.assets.includes(unit)))
     items.push({ what: "the amount this action moves", value: null, atMark: false });
   return items;
