@@ -84,29 +84,15 @@ export type Constraint =
       quoteImplicit?: boolean;
       /** "SOL may only go to X": the list binds only moves of these assets. */
       forAssets?: string[];
+      /** Folded into the `grant` with this id (parse/grants.ts): checked there, never on its own. */
+      grantId?: number;
     })
   /** "Nothing else is permitted": an action the rules do not permit is outside them, not merely unmentioned. */
   | (Base & { kind: "only_listed" })
   /** direction: "never remove margin" binds only margin removals (an addition is not forbidden). */
   | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string; direction?: "add" | "remove" })
-  | (Base & {
-      kind: "cap";
-      limit: Quantity;
-      period: Period;
-      scope: CapScope;
-      /** Inclusive ("at most") or strict ("under"); an amount exactly at an inclusive cap is inside it. */
-      strict: boolean;
-      /** For swaps: the cap counts the amount going in (sold). */
-      sideIn?: boolean;
-      /** "max supply per tx: 50k": the cap counts only these activities (the one its cap word names). */
-      activities?: Activity[];
-      /** Cumulative caps name what is counted ("staked", "spent"); used to find the context counter. */
-      subject?: string;
-      /** The context path the rules name as the running total ("the day's running total is context.spent_today_usd"). */
-      counterRef?: string;
-      /** "5% of context.account.account_value_usd": the limit is a share of a context figure, read at check time. */
-      limitOf?: { pct: number; path: string };
-    })
+  | CapRule
+  | GrantRule
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
   /** "Undelegating needs my approval": any action of these kinds is held for a human. */
   | (Base & { kind: "escalate_on"; activities: Activity[] })
@@ -150,6 +136,50 @@ export type Constraint =
    * maps of host -> payTo. `perHost`: the rule said "the payTo listed for that host" and takes the map of the host list.
    */
   | (Base & { kind: "host_payee"; pairs: Array<[string, string]>; refs: string[]; perHost?: boolean });
+
+export type CapRule = Base & {
+  kind: "cap";
+  limit: Quantity;
+  period: Period;
+  scope: CapScope;
+  /** Inclusive ("at most") or strict ("under"); an amount exactly at an inclusive cap is inside it. */
+  strict: boolean;
+  /** For swaps: the cap counts the amount going in (sold). */
+  sideIn?: boolean;
+  /** "max supply per tx: 50k": the cap counts only these activities (the one its cap word names). */
+  activities?: Activity[];
+  /** Cumulative caps name what is counted ("staked", "spent"); used to find the context counter. */
+  subject?: string;
+  /** The context path the rules name as the running total ("the day's running total is context.spent_today_usd"). */
+  counterRef?: string;
+  /** "5% of context.account.account_value_usd": the limit is a share of a context figure, read at check time. */
+  limitOf?: { pct: number; path: string };
+  /** Folded into the `grant` with this id (parse/grants.ts): checked there, never on its own. */
+  grantId?: number;
+};
+
+/**
+ * One permission scoped to the clause that gives it ("USDC to the contractors in context.contractors, up to 1,800
+ * each"): the moves it covers (activities), the assets it names, to whom (addresses and context lists) and its own
+ * per-item caps. Built only when an intent gives two or more such permissions (parse/grants.ts); a move is allowed
+ * by the grants when it fits one of them completely (checks/grants.ts).
+ */
+export type GrantRule = Base & {
+  kind: "grant";
+  id: number;
+  /** The moves it covers; `universal` when its lists named no activity (they bound every action). */
+  activities: Activity[];
+  universal: boolean;
+  /** Upper-case symbols; never empty (a permission naming no asset is not a grant). */
+  assets: string[];
+  recipients: string[];
+  refs: string[];
+  /** Says to whom nowhere, while other grants do and no list outside the grants does: to whom is unclear. */
+  openRecipients: boolean;
+  caps: CapRule[];
+  /** "anything else: ask me": a move no grant covers is held for a human rather than refused. */
+  askOtherwise: boolean;
+};
 
 export type ConstraintKind = Constraint["kind"];
 

@@ -8,6 +8,7 @@ import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, che
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 import { checkCounterpartyNotes } from "./notes";
 import { checkHostPayee } from "./payees";
+import { checkGrants } from "./grants";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -18,9 +19,15 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
   const onlyExits = view.orders.length > 0 && orderView.orders.length === 0 && view.activities.every((a) => a === "order" || a === "cancel");
   // "Stop-losses are fine": reduce-only trigger orders are not held to the entry order-type rules.
   const typeView = cs.some((c) => c.kind === "protective_ok") ? { ...orderView, orders: orderView.orders.filter((o) => !(o.trigger && o.reduceOnly)) } : orderView;
+  const grants = cs.filter((c): c is Extract<Constraint, { kind: "grant" }> => c.kind === "grant");
+  if (grants.length) out.push(...checkGrants(grants, view, ctx));
   for (const c of cs) {
     if (onlyExits && c.kind !== "forbid" && c.kind !== "allow" && c.kind !== "deny") continue;
+    // Lists and caps folded into a grant are checked only there (checks/grants.ts).
+    if ((c.kind === "allow" || c.kind === "cap") && c.grantId !== undefined) continue;
     switch (c.kind) {
+      case "grant":
+        break;
       case "permit":
       case "exits_allowed":
       case "protective_ok":

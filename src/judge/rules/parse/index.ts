@@ -12,6 +12,7 @@ import { parsePriceCap } from "./price";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
+import { buildGrants, type SentenceSpan } from "./grants";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
@@ -262,7 +263,7 @@ function unionAllowlists(cs: Constraint[]): void {
   const first = new Map<string, ListC>();
   for (let i = 0; i < cs.length; i++) {
     const k = cs[i];
-    if (k.kind !== "allow" || k.forAssets?.length || k.dim === "marketType" || k.dim === "assetClass") continue;
+    if (k.kind !== "allow" || k.forAssets?.length || k.grantId !== undefined || k.dim === "marketType" || k.dim === "assetClass") continue;
     const key = `${k.dim}|${[...k.activities].sort().join(",")}`;
     const head = first.get(key);
     if (!head) {
@@ -301,8 +302,11 @@ function parseUncached(intent: string): ParsedIntent {
   const sentences = splitSentences(protect(text, refs));
   let prevStart = 0;
   const restatedPayee: number[] = [];
+  const sentenceSpans: SentenceSpan[] = [];
   for (const s of sentences) {
     const rule = restore(s, refs);
+    const sentenceFrom = st.constraints.length;
+    sentenceSpans.push({ text: rule, from: sentenceFrom, to: sentenceFrom });
     if (isBackground(s)) {
       prevStart = st.constraints.length;
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
@@ -355,6 +359,7 @@ function parseUncached(intent: string): ParsedIntent {
     });
     prevStart = before;
   }
+  sentenceSpans.forEach((sp, i) => (sp.to = i + 1 < sentenceSpans.length ? sentenceSpans[i + 1].from : st.constraints.length));
   for (const r of st.reinforce) {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
     if (has) continue;
@@ -375,9 +380,12 @@ function parseUncached(intent: string): ParsedIntent {
     }
   settleReferences(st);
   assignCounters(st);
+  // Before lists are unioned: the lists and caps a grant folds in are then left out of the union.
+  const grants = buildGrants(st.constraints, sentenceSpans, intent);
   unionAllowlists(st.constraints);
   const routeList = routeAssetList(st.constraints);
   if (routeList) st.constraints.push(routeList);
+  st.constraints.push(...grants);
   const permits = st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : []));
   return {
     constraints: st.constraints,

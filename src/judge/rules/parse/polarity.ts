@@ -187,6 +187,8 @@ function marginDirection(text: string): "add" | "remove" | undefined {
   return undefined;
 }
 
+const DENY_LIST_NOUN_RE = /\b(?:anything|any\s+funds|any\s+money|(?:(?:any|an|a|the|all)\s+)?(?:address(?:es)?|wallets?|accounts?|recipients?|entries)(?:\s+(?:listed|named|found))?)\b/gi;
+
 const QUALIFIER_RE =
   /\b(?:usd|usdc|spot|perps?|native|external|outbound|outgoing|on-?chain|off-?chain|direct|manual|cross-chain|third-party|internal|nfts?|erc-?(?:20|721|1155)|class)(?:\s*[-/]\s*(?:to-)?(?:usd|usdc|spot|perps?|native|external|on-?chain|off-?chain|class))*\b(?=\s+[a-z]|\s*$)/gi;
 
@@ -232,6 +234,9 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   // "no usd/spot sends", "no native ETH transfers": a qualifier only narrows what is forbidden; dropping it forbids more.
   if (verbs.length) scan(c, QUALIFIER_RE, () => undefined);
   if (verbs.length) scan(c, NEG_SCOPE_RE, () => undefined);
+  // "never pay the addresses in context.sanctioned", "never send anything to an address in context.frozen": the
+  // nouns only introduce the list; what is forbidden is a move to an address on it.
+  if (verbs.length && it.recipientRefs.length && !it.anyone) scan(c, DENY_LIST_NOUN_RE, () => undefined);
   // "No perps on this account", "no spot": a market type the clause's orders may not use.
   const marketTypeBan = verbs.length === 0 && it.marketTypes.length > 0 && !hasAny(it);
   if (marketTypeBan) scan(c, NEG_SCOPE_RE, (m) => !/^(?:initiat|conduct|carry|process|pull|tak|hand|put|ever)/i.test(m[0]));
@@ -255,8 +260,8 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
     const sym = !listy && it.assets.length === 1 ? it.assets[0] : undefined;
     const symAt = sym ? c.text.search(new RegExp(`\\b${sym}\\b`, "i")) : -1;
     const asset = sym && (positions.length <= 1 || symAt > Math.max(...positions)) ? sym : undefined;
-    if (!listy && it.recipients.length && !it.anyone) {
-      add(st, { kind: "deny", dim: "recipient", values: it.recipients, activities: acts, rule });
+    if (!listy && (it.recipients.length || it.recipientRefs.length) && !it.anyone) {
+      add(st, { kind: "deny", dim: "recipient", values: it.recipients, refs: it.recipientRefs.length ? it.recipientRefs : undefined, activities: acts, rule });
     } else {
       const direction = acts.includes("margin") ? marginDirection(c.text) : undefined;
       add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, rule });

@@ -35,7 +35,7 @@ export function parseExhaustive(c: Clause, st: ParseState, rule: string): boolea
 
 /** One asset allowlist for moves: the union of every route's assets ("SOL may go to X. USDC may go to Y."). */
 export function routeAssetList(cs: Constraint[]): Constraint | null {
-  const routes = cs.filter((k): k is Extract<Constraint, { kind: "allow" | "deny" }> => k.kind === "allow" && !!k.forAssets?.length);
+  const routes = cs.filter((k): k is Extract<Constraint, { kind: "allow" | "deny" }> => k.kind === "allow" && !!k.forAssets?.length && k.grantId === undefined);
   if (routes.length === 0) return null;
   const values = uniq(routes.flatMap((r) => r.forAssets ?? []));
   return { kind: "allow", dim: "asset", values, activities: ["transfer", "payment", "withdrawal", "bridge"], rule: uniq(routes.map((r) => r.rule)).join("; ") };
