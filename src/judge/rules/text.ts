@@ -9,6 +9,7 @@ import { normaliseNumbers } from "./numbers";
 import { normaliseOwnerStyles } from "./styles";
 import { normaliseSpelling } from "./spelling";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
+import { normaliseConfigLines } from "./config-lines";
 
 export interface Refs {
   addresses: string[];
@@ -52,7 +53,7 @@ const STYLED = new Map<string, string>();
 function normaliseStyles(raw: string): string {
   const hit = STYLED.get(raw);
   if (hit !== undefined) return hit;
-  const out = normaliseSpelling(normaliseLayout(normaliseOwnerStyles(unwrapLayout(raw))));
+  const out = normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(unwrapLayout(raw)))));
   if (STYLED.size >= 512) STYLED.delete(STYLED.keys().next().value as string);
   STYLED.set(raw, out);
   return out;

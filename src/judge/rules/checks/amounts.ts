@@ -56,6 +56,10 @@ function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
     if (isUsd) items.push({ what: `the swap's value (${s.sellAmount ?? "?"} ${s.sellAsset ?? "?"})`, value: s.sellUsd, atMark: false, asset: s.sellAsset });
     else if (s.sellAsset === unit) items.push({ what: `the ${unit} sold`, value: s.sellAmount, atMark: false });
     else if (stableUnit && s.sellAsset && USD_STABLES.has(s.sellAsset)) items.push({ what: `the ${s.sellAsset} sold`, value: s.sellAmount, atMark: false });
+    // "6000 USDC a day" over SOL <-> USDC swaps: a swap into the stablecoin is sized in it too, by the value sold
+    // (before, a SOL -> USDC swap was measured by nothing and passed every USDC cap unchecked).
+    else if (stableUnit && s.buyAsset && USD_STABLES.has(s.buyAsset))
+      items.push({ what: `the swap's value (${s.sellAmount ?? "?"} ${s.sellAsset ?? "?"})`, value: s.sellUsd, atMark: false, asset: s.sellAsset });
   }
   for (const m of view.moves) {
     if (isUsd) {

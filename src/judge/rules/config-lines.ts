@@ -1,0 +1,140 @@
+/**
+ * Config-like lines, rewritten to the phrasing the recognisers read. Owners write limits as settings: the unit
+ * or the period sits in the key ("max notional per order (usd): 4000", "max slippage bps = 75", "per day: 25k
+ * USD in total"), a markdown table holds `| setting | value |` rows, a "counting ..." tail names the running
+ * total, "§2 Monthly budget: ..." numbers a policy line, "margin mode: cross" is the mode to keep.
+ *
+ * Invariants: a rewrite only moves a unit or a period word next to its figure, adds "max" where the key is
+ * itself the cap's scope or period, or drops markup (table pipes, a clause number). It never drops a figure, a
+ * negation, "only"/"except", or a context path; a line that does not fit a shape exactly is left as it was,
+ * so it stays "not understood" and escalates.
+ */
+import { asSymbol } from "./parse/state";
+
+/** Start of a config line: optional indent and bullet. */
+const LINE = String.raw`(^|\n)([ \t]*(?:[-*•][ \t]+)?)`;
+const FIG = String.raw`\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?`;
+const CAP_WORD = /\b(?:max(?:imum)?|at most|up to|no more than|not more than|cap(?:ped)?|limit(?:ed)?|ceiling|under|below|budget|or less|tops)\b|≤|<=/i;
+/** Words that would narrow or negate a rule: a tail holding one is never dropped. */
+const NARROWING =
+  /\b(?:no|not|never|only|except|excluding|without|unless|but|percent|per\s?cent|half|quarter|third|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|thousand|million)\b|n['’]t\b|\d|%/i;
+
+/** Header cells of a two-column table of settings. */
+const HEADER_CELL = /^(?:limits?|values?|settings?|rules?|keys?|parameters?|params?|fields?|items?|names?|what|amounts?|caps?|policy|constraints?|details?)$/i;
+
+/** `| max cost per order | 150 USDC |` -> `max cost per order: 150 USDC`; the header row and the `|---|` rule go. */
+function tables(s: string): string {
+  return s.replace(/^[ \t]*\|([^\n]*)\|[ \t]*$/gm, (line: string, body: string) => {
+    const cells = body.split("|").map((x) => x.trim());
+    if (cells.every((x) => /^:?-{2,}:?$/.test(x))) return "";
+    if (cells.length !== 2) return line; // wider tables are not read as settings
+    if (cells.every((x) => HEADER_CELL.test(x))) return "";
+    return cells[0] && cells[1] ? `${cells[0]}: ${cells[1]}` : line;
+  });
+}
+
+/** The figure as the recognisers write it, given the unit the key names. */
+function withUnit(fig: string, unit: string): string | null {
+  const u = unit.toLowerCase();
+  if (u === "usd" || u === "$" || u === "dollars" || u === "in usd") return `$${fig}`;
+  if (u === "bps" || u === "in bps" || u === "basis points") return `${fig} bps`;
+  if (u === "%" || u === "percent" || u === "pct") return `${fig}%`;
+  if (u === "x") return `${fig}x`;
+  const sym = asSymbol(unit);
+  return sym ? `${fig} ${sym}` : null;
+}
+
+/**
+ * "max notional per order (usd): 4000", "max slippage bps = 75", "min tip (USDC): 5": the unit in the key goes
+ * onto its bare figure. A value that already carries a unit keeps its own.
+ */
+function unitInKey(s: string): string {
+  const re = new RegExp(
+    String.raw`${LINE}([A-Za-z][A-Za-z /'-]*?)\s*(?:\(\s*([A-Za-z$%]{1,12})\s*\)|\s(usd|bps|pct|percent|in usd|in bps))\s*[:=]\s*(${FIG})(?=\s*(?:$|\n|[,;(]|per\b|each\b|a\b|an\b|\/))`,
+    "gi",
+  );
+  return s.replace(re, (m: string, start: string, pre: string, key: string, paren: string | undefined, word: string | undefined, fig: string) => {
+    const v = withUnit(fig.replace(/\s+/g, ""), paren ?? word ?? "");
+    return v ? `${start}${pre}${key.trim()}: ${v}` : m;
+  });
+}
+
+const PERIOD_KEY = String.raw`(?:per|each|every|a)\s+(?:day|week|month|order|swap|trade|call|request|payment|transfer|tx|transaction|bet|tip|send|withdrawal)|daily|weekly|monthly`;
+
+/**
+ * "per day: 25k USD notional in total, counting ...", "per call = 0.25 USDC", "daily: $300": the key is the
+ * cap's period or scope, the value its figure. Read as "max <figure> <key>"; the tail after a comma or a
+ * parenthesis stays where it was.
+ */
+function periodKey(s: string): string {
+  const re = new RegExp(String.raw`${LINE}(${PERIOD_KEY})(\s+(?:total|limit|cap|max(?:imum)?|budget))?\s*[:=]\s*((?:US)?\$?\s?${FIG}[^\n]*)`, "gi");
+  return s.replace(re, (m: string, start: string, pre: string, key: string, kind: string | undefined, value: string) => {
+    // "Daily limit: $500" already names its cap word beside the period: read as written.
+    if (kind && !/total/i.test(kind)) return m;
+    const cut = /,\s|\(|;|\s(?=(?:counting|incl\.?|including|inclusive of)\s)/i.exec(value);
+    const whole = (cut ? value.slice(0, cut.index) : value).trim();
+    const head = whole.replace(/[.!]+$/, "");
+    const stop = whole.slice(head.length);
+    const tail = cut ? value.slice(cut.index) : "";
+    const cap = CAP_WORD.test(head) ? "" : "max ";
+    const total = kind && !/\btotal\b/i.test(head) ? " in total" : "";
+    return `${start}${pre}${cap}${head}${total} ${key.toLowerCase()}${stop}${/^[,;\s]/.test(tail) ? "" : " "}${tail}`.replace(/[ \t]+$/, "");
+  });
+}
+
+/** "Monthly total $40", "daily spend 300 USDC": a period, a total word and a figure with no cap word. */
+function periodTotal(s: string): string {
+  return s.replace(/(^|\n|[.;]\s+)([ \t]*(?:[-*•][ \t]+)?)(daily|weekly|monthly)\s+(?:total|spend(?:ing)?|budget|allowance)\s*[:=]?\s*(?=(?:US)?\$\s?\d|\d[\d,.]*\s?[kKmM]?\s?(?:usd|usdc|usdt|dollars)\b)/gi, (_m, start: string, pre: string, period: string) => `${start}${pre}${period.toLowerCase()} budget: `);
+}
+
+/** "margin mode: cross", "margin = isolated": the margin mode the account keeps. */
+function marginMode(s: string): string {
+  return s.replace(/(^|\n)([ \t]*(?:[-*•][ \t]+)?)margin(?:[ \t]+(?:mode|type))?[ \t]*[:=][ \t]*(cross|isolated)(?:[ \t]+(?:margin|mode))?(?:[ \t]+only)?[ \t]*\.?[ \t]*(?=\n|$)/gi, (_m, start: string, pre: string, mode: string) => `${start}${pre}${mode.toLowerCase()} margin only`);
+}
+
+/** "swap mode = ExactIn", "mode: exact output": which amount of a swap is fixed (it had been read as a label). */
+function swapModeKey(s: string): string {
+  return s.replace(/(^|\n)([ \t]*(?:[-*•][ \t]+)?)(?:swap[ \t]+)?mode[ \t]*[:=][ \t]*(exact[ -]?in(?:put)?|exact[ -]?out(?:put)?)[ \t]*(?:only[ \t]*)?\.?[ \t]*(?=\n|$)/gi, (_m, start: string, pre: string, v: string) => `${start}${pre}${/out/i.test(v) ? "ExactOut" : "ExactIn"} only`);
+}
+
+/**
+ * ", counting context.spent_today_usdc", "incl. context.x", "inclusive of spend already recorded in context.x",
+ * "counting what already went out today (context.x)": the running total the cap counts. Only when the words
+ * between name nothing that could narrow it.
+ */
+function countingTail(s: string): string {
+  // "up to and including 10% of context.x" is an inclusive bound, never a running total.
+  return s.replace(/(\band[ \t]+)?,?[ \t]*\b(?:counting|incl\.?|including|inclusive of|which includes?|that includes?)[ \t]+((?:[A-Za-z'’-]+[ \t]+){0,8}?)\(?[ \t]*(context\.[A-Za-z_][\w.]*[A-Za-z0-9_])[ \t]*\)?/gi, (m: string, and: string | undefined, words: string, path: string) =>
+    and || NARROWING.test(words) ? m : ` (running total: ${path})`,
+  );
+}
+
+/** "§2 Monthly budget: ...", "§ 4.1 The agent ...": the number of a policy line, not a figure. */
+function sectionNumbers(s: string): string {
+  return s.replace(/(^|\n)([ \t]*)§[ \t]*\d{1,3}(?:\.\d{1,3})*[a-z]?[ \t]+(?=[A-Z])/g, "$1$2");
+}
+
+/** Words that could carry a rule: a heading holding one is left whole. */
+const HEADING_DANGER = /\b(?:no|not|never|only|except|unless|max|min|cap|caps|budget|above|below|under|over|per|daily|weekly|monthly|total)\b|n['’]t\b|\d|[$%]/i;
+
+/**
+ * "Polymarket agent limits", "Escrow rules" on a line of their own: a heading over the settings. The heading noun
+ * goes; the rest ("Polymarket agent") is read as it would be without it (a venue, a label).
+ */
+function headingNouns(s: string): string {
+  return s.replace(/^([ \t]*(?:[A-Za-z][\w'’-]*[ \t]+){1,4})(?:limits|rules|settings|parameters|guardrails|constraints)[ \t]*:?[ \t]*$/gim, (m: string, head: string) =>
+    HEADING_DANGER.test(head) ? m : head.trimEnd(),
+  );
+}
+
+export function normaliseConfigLines(raw: string): string {
+  if (!/[:=|§]|\b(?:counting|incl|including|inclusive|daily|weekly|monthly)\b/i.test(raw)) return raw;
+  let s = headingNouns(tables(raw));
+  s = sectionNumbers(s);
+  s = marginMode(s);
+  s = swapModeKey(s);
+  s = unitInKey(s);
+  s = periodKey(s);
+  s = periodTotal(s);
+  return countingTail(s);
+}
