@@ -85,7 +85,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         out.push(...checkPriceCap(c, orderView));
         break;
       case "approval_exact":
-        out.push(...checkApprovalExact(c, view, ctx));
+        out.push(...checkApprovalExact(c, view, ctx, cs));
         break;
       case "swap_direction": {
         // Several directions ("WETH to USDC, or USDC to DAI") are alternatives: the swap must follow one of them.

@@ -239,7 +239,9 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   const acts = applies(c, view);
   if (acts.length === 0) return [];
   if (c.dim === "assetClass") return checkStable(c, view);
-  const vals = valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"));
+  // "approvals only to context.x": a recipient list the rule binds to approvals names who may spend (never unchecked).
+  const asSpender = c.dim === "recipient" && c.activities.includes("approval") && view.approvals.length > 0 && acts.includes("approval");
+  const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"));
   if (vals === "n/a") return [];
   const missing: string[] = [];
   const set = allowedSet(c, ctx, missing, view.sender ?? null);

@@ -3,6 +3,7 @@
  */
 import type { ActionView, Constraint, Finding, OrderView } from "../types";
 import { atPath, canonSym, num, positionSize } from "../context";
+import { boundApproval } from "./approval-bounds";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -153,7 +154,7 @@ function pendingAmount(ctx: Ctx): { token: string | null; amount: number } | nul
   return null;
 }
 
-export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exact" }>, view: ActionView, ctx: Ctx): Finding[] {
+export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exact" }>, view: ActionView, ctx: Ctx, cs: Constraint[] = []): Finding[] {
   const out: Finding[] = [];
   for (const a of view.approvals) {
     if (a.unlimited) {
@@ -168,6 +169,12 @@ export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exac
         : c.pendingRef || !view.swap
           ? pendingAmount(ctx)
           : null;
+    // No swap to compare with: bounded by the spender and the caps the rules name (approval-bounds.ts).
+    const bounded = !target && !view.swap && a.amount !== null ? boundApproval(a, cs, ctx, c.rule) : null;
+    if (bounded) {
+      out.push(...bounded);
+      continue;
+    }
     if (!target) {
       out.push({ type: "unknown", message: `There is no pending swap amount in the context to compare the ${a.token} approval with ("${c.rule}").` });
       continue;

@@ -4,6 +4,7 @@
  * (a small window bounded by punctuation and the neighbouring amounts), so "Max notional $2,000 per order",
  * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
  */
+import { HUMAN_SIGN_RE } from "./human";
 import type { Activity, CapScope, Constraint, Period, Quantity } from "../types";
 import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
 import { add, asSymbol, type ParseState } from "./state";
@@ -22,8 +23,10 @@ const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
 const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
 
-export const ESCALATE_RE =
+const ESCALATE_BASE =
   /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|treasurer|cfo's|cfo|ceo's|ceo|finance|compliance|manager's|manager|team's|team)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?(?:\s+first)?|\bescalat\w*(?:\s+(?:it|them|to (?:a |an |the )?(?:human|me|owner|person|manager|supervisor|treasurer|approver|reviewer|compliance)(?:\s+(?:approver|reviewer|operator|officer|team))?))?|\bneeds?\s+(?:a\s+|the\s+)?(?:human|person|me|someone|owner|operator)\s+to\s+(?:approve|sign off on|sign off|review|confirm|ok|okay)(?:\s+(?:it|them|this|that))?(?:\s+first)?|\b(?:ping|text|call|message|ask|check with)\s+(?:me|us|the owner|a human)(?:\s+first)?\b(?=\s*(?:$|[,.;)]|first|before))|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\b(?:must|should|needs? to|has to|have to|is to|are to)\s+(?:first\s+)?(?:be\s+)?(?:put|submitted|brought|taken)\s+(?:first\s+)?to\s+a\s+(?:human|member|members['’]?|token|holder|dao|community|council|governance)?\s*vote(?:\s+first)?\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b|\b(?:a\s+)?(?:human|manual|owner|my|explicit)\s+(?:sign[- ]?off|approval|review|confirmation)\s+(?:is\s+)?(?:(?:required|needed)\s+)?(?:if|when|for|on|above|over)\b(?:\s+(?:anything|any\s+(?:payment|order|transfer|trade|swap)s?|payments?|orders?|transfers?|trades?|swaps?))?/gi;
+/** Every human-approval phrase: the base list above and the signing words of `human.ts`. */
+export const ESCALATE_RE = new RegExp(`${ESCALATE_BASE.source}|${HUMAN_SIGN_RE.source}`, "gi");
 
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],

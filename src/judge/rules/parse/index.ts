@@ -13,6 +13,7 @@ import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive,
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { buildGrants, type SentenceSpan } from "./grants";
+import { parseApprovalScope } from "./approvals";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
@@ -215,6 +216,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   // "the delegate agent", "our delegate wallet": a role, not delegating.
   scan(c, /\bdelegate(?=\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, () => undefined);
   parseApprovalShape(c, st, rule);
+  parseApprovalScope(c, st, rule);
   parseMarginMode(c, st, rule);
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
