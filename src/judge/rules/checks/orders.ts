@@ -3,7 +3,7 @@
  */
 import type { ActionView, Constraint, Finding, OrderView } from "../types";
 import { atPath, canonSym, num, positionSize } from "../context";
-import { boundApproval } from "./approval-bounds";
+import { oversizedApproval } from "./approval-bounds";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -169,10 +169,10 @@ export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exac
         : c.pendingRef || !view.swap
           ? pendingAmount(ctx)
           : null;
-    // No swap to compare with: bounded by the spender and the caps the rules name (approval-bounds.ts).
-    const bounded = !target && !view.swap && a.amount !== null ? boundApproval(a, cs, ctx, c.rule) : null;
-    if (bounded) {
-      out.push(...bounded);
+    // No swap to compare with: one larger than every action it could serve is exact for none (approval-bounds.ts).
+    const oversized = !target && !view.swap && a.amount !== null ? oversizedApproval(a, cs, ctx, c.rule) : [];
+    if (oversized.length) {
+      out.push(...oversized);
       continue;
     }
     if (!target) {

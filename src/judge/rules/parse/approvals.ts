@@ -10,7 +10,7 @@
  * owner wrote) is left unread, so the clause stays not understood and the action escalates.
  */
 import type { Constraint } from "../types";
-import { consume, scan, type Clause } from "../text";
+import { scan, type Clause } from "../text";
 import { add, type ParseState } from "./state";
 
 const ABOUT_APPROVALS = /\b(?:approv(?:e|es|al|als|ing)|allowances?|spenders?)\b/i;
@@ -38,7 +38,8 @@ const NAMED = new RegExp(String.raw`\bspender\s*(?:=|:|is|must be|should be|shal
 
 /** The one contract the intent named for a noun ("router", "pool"): the contract lists read so far. */
 function resolveContract(st: ParseState, noun: string): string | null {
-  const lists = st.constraints.filter((k): k is Extract<Constraint, { kind: "allow" }> => k.kind === "allow" && k.dim === "contract");
+  type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
+  const lists = st.constraints.filter((k): k is ListC => k.kind === "allow" && k.dim === "contract");
   const all = [...new Set(lists.flatMap((k) => k.values.map((v) => v.toLowerCase())))];
   if (all.length === 1) return lists.flatMap((k) => k.values)[0];
   const head = noun.toLowerCase().split(/\s+/).pop() ?? noun;
@@ -73,5 +74,4 @@ export function parseApprovalScope(c: Clause, st: ParseState, rule: string): voi
     scan(c, /\b(?:shall|must|should|may|can|will)\s+(?:only\s+)?(?:be\s+)?(?:granted|given|made)?\b|\band\b/gi, () => undefined);
   }
   if (bounded) scan(c, /\b(?:token\s+)?(?:approvals?|allowances?)\b\s*:?/gi, () => undefined);
-  void consume;
 }
