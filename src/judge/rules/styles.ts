@@ -92,6 +92,8 @@ function chatAndDesk(raw: string): string {
   s = s.replace(/\b(needs?|requires?)\s+(?:a\s+)?(?:human|person|manual\s+check)(?:\s+(?:though|tho|anyway|first))?(?=\s*(?:$|[,.;)\n]))/gi, "$1 human approval");
   // "..., except the key in context.x, and it must never approve builder fees": a new prohibition, not part of the exception.
   s = s.replace(/,\s+and\s+((?:it|the\s+agent|the\s+bot|you|they)\s+(?:must|may|shall|should|can|will)\s+(?:never|not)\b)/gi, "; $1");
+  // "Buy orders are only allowed when they are reduce-only (to close the short)": buys must be reduce-only.
+  s = s.replace(/\b(buy|sell)\s+orders?\s+(?:are|is)\s+only\s+(?:allowed|permitted|ok|okay|fine)\s+(?:when|if)\s+(?:they\s+are|they['’]re|it\s+is|it['’]s|marked|flagged)\s+(?:marked\s+|flagged\s+)?reduce[- ]only(?:\s*\(\s*(?:to|in order to|so as to)\s+(?:close|cover|reduce|trim|exit)\s+(?:the|a|our|an?\s+existing)?\s*(?:short|long|position)s?\s*\))?/gi, (_m, side: string) => `${side.toLowerCase()}s must be reduce-only`);
   // "place and cancel orders": both verbs take the noun.
   s = s.replace(/\b(place|submit|post|send)\s+and\s+(cancel|modify|amend)\s+(orders?)\b/gi, "$1 $3 and $2 $3");
   // "Short ETH perp positions are the point of this account:": the purpose, restated by the rule after the colon.

@@ -105,13 +105,26 @@ function stemWord(w: string): string {
   return s.replace(/([bdfglmnprt])\1$/, "$1");
 }
 
+/**
+ * Words naming a central bank or its rates ("Fed", "Federal Reserve", "FOMC", "rate"): a market on a central bank's
+ * rate decision. Narrower than economics: "the Fed's rate decisions" does not take in a CPI or GDP market.
+ */
+const CENTRAL_BANK_WORDS = /^(?:fed|federal|reserve|fomc|ecb|boe|boj|central|bank|banks|rate|rates|interest|monetary)$/;
+const CENTRAL_BANK_RATES =
+  /\b(?:fed|fomc|federal reserve|ecb|european central bank|boe|bank of england|boj|bank of japan|central bank|interest rates?|rate (?:cut|hike|decision)s?|(?:cut|cuts|raise|raises|hike|hikes|hold|holds)\s+(?:interest\s+)?rates|deposit facility rate|policy rate)\b/i;
+
 /** "sports" / "US politics" against a market question, via the category word lists. */
 function topicMatch(topic: string, question: string): boolean {
-  const words = topic.split(" ").filter((w) => !/^(?:the|markets?|events?|related|only)$/.test(w));
+  // "the Federal Reserve's rate decisions": a possessive names the institution; "decisions", "calls" and "meetings"
+  // are what any market on it resolves on, not words its question must repeat.
+  const words = topic
+    .split(" ")
+    .map((w) => w.toLowerCase().replace(/['’]s$/, ""))
+    .filter((w) => !/^(?:[a-z]|the|markets?|events?|related|only|decisions?|calls?|meetings?|announcements?|outcomes?|results?)$/.test(w));
   if (words.length === 0) return false;
   return words.every((w) => {
     if (w === "us" || w === "american" || w === "usa") return US_WORDS.test(question);
-    const cat = TOPICS[w] ?? TOPICS[w.replace(/s$/, "")] ?? TOPICS[`${w}s`];
+    const cat = TOPICS[w] ?? TOPICS[w.replace(/s$/, "")] ?? TOPICS[`${w}s`] ?? (CENTRAL_BANK_WORDS.test(w) ? CENTRAL_BANK_RATES : undefined);
     if (cat) return cat.test(question);
     const stemmed = stemWord(w);
     return question.toLowerCase().split(/[^a-z0-9]+/).some((q) => q === w || stemWord(q) === stemmed);
@@ -261,7 +274,8 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
       out.push({ type: "unknown", message: `The action does not show its ${DIM_LABEL[c.dim]}, so "${c.rule}" cannot be checked.` });
       continue;
     }
-    const hit = matches(c.dim, v, set, view.activities.every((a) => a === "wrap" || a === "unwrap"));
+    // A swap into or out of ETH goes through WETH on every DEX: there, as in wrapping, the two forms are one asset.
+    const hit = matches(c.dim, v, set, view.activities.every((a) => a === "wrap" || a === "unwrap" || a === "swap"));
     const flag = hit && c.kind === "allow" ? flagged.get(c.dim === "recipient" || c.dim === "spender" || c.dim === "contract" ? normAddr(v) : v.toLowerCase()) : undefined;
     if (flag) {
       out.push({ type: "unknown", message: `${v} is on the list "${c.rule}" names, but the context marks it ${flag}.` });

@@ -18,6 +18,8 @@ import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
+import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
+import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
 export interface ParsedIntent {
@@ -33,8 +35,9 @@ export interface ParsedIntent {
   clauses: ClauseReading[];
 }
 
+// "just", "solely", "exclusively": a label that says what the account is *only* for is a scope, read as a rule.
 const LABEL_DANGER =
-  /\b(?:never|not|no|none|nothing|only|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?|approvals?|withdrawals?|transfers?|swaps?|orders?|trades?|leverage|slippage|recipients?|hosts?|domains?|assets?|tokens?|markets?|fees?|spend(?:ing)?|exposure|positions?)\b|\$|%|(?<![\w§])\d/i;
+  /\b(?:never|not|no|none|nothing|only|just|solely|exclusively|purely|except|unless|max|maximum|min|minimum|limit|limits|cap|caps|budget|if|when|while|until|after|before|above|below|under|over|must|may|can|cannot|should|don't|do|allowed|permitted|forbidden|prohibited|banned|disallowed|avoid|blocked|denied|restricted|required|requires?|up to|at most|per|trades|buys|sells|sends|pays|swaps|withdraws|transfers|borrows|bridges|approves?|stakes|delegates|moves|rules?|approvals?|withdrawals?|transfers?|swaps?|orders?|trades?|leverage|slippage|recipients?|hosts?|domains?|assets?|tokens?|markets?|fees?|spend(?:ing)?|exposure|positions?)\b|\$|%|(?<![\w§])\d/i;
 
 /** Placeholders and a chain id in parentheses ("(chain 8453)") carry no rule words. */
 const labelText = (t: string): string =>
@@ -204,6 +207,15 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   // "We cap each order at $500" states a limit in the owner's voice: it is not background.
+  // Titles, list numbers, recitals, remarks about the rules themselves and who runs the bot (fragments.ts, purpose.ts).
+  if (isLabelFragment(c.text) || isAboutTheRules(c.text) || isRecital(c.text) || isOperatorStatement(c.text)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
+  // Identifiers ("EW-12", "desk 2", "rev 3"), the subject of a purpose statement and what it describes are not limits.
+  consumeIdentifiers(c);
+  consumePurposeSubject(c);
+  consumeDescriptions(c);
   if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|up to|budget|ceiling|exceed\w*)\b|n['’]t\b/i.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
@@ -218,6 +230,9 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseApprovalShape(c, st, rule);
   parseApprovalScope(c, st, rule);
   parseMarginMode(c, st, rule);
+  parseListedMarginMode(c, st, rule);
+  parseShortPurpose(c, st, rule);
+  parseSideFragment(c, st, rule);
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
   parsePriceCap(c, st, rule);
@@ -234,9 +249,16 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseCounterDecl(c, st);
   parseOutcomes(c, st, rule);
   parseHostPayees(c, st, rule);
-  const capClause = st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above");
+  // A clause whose activity a recogniser already permitted ("it can open shorts on the SOL perp, up to 10 SOL") is
+  // not a pure cap sentence: its symbols are what the activity may touch.
+  const capClause =
+    st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above") && !st.constraints.slice(before).some((k) => k.kind === "permit");
   // "if a bet is over 30, ping me first": the condition is the threshold just read.
   if (st.constraints.slice(before).some((k) => k.kind === "escalate_above")) scan(c, /\b(?:if|when|whenever|in case|should)\b(?=[^,;]*\b(?:over|above|more than|larger than|bigger than|exceeds?|exceeding|greater than|beyond)\b)/gi, () => undefined);
+  // "If the agent want to set leverage higher than 5x, it must ask a human first": the condition and the word
+  // "leverage" restate the threshold just read.
+  if (st.constraints.slice(before).some((k) => k.kind === "leverage_escalate"))
+    scan(c, /\b(?:if|when|whenever|in case)\b(?=[^,;]*\b(?:higher|above|over|more|beyond|exceed\w*)\b)|\bleverage\b/gi, () => undefined);
   if (!capClause) parseEscalateOn(c, st, rule);
   if (parseExhaustive(c, st, rule)) return [];
   parseExcept(c, st, rule);
@@ -249,7 +271,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     parseNegative(c, st, rule);
     return [];
   }
-  return parsePositive(c, st, rule, { inherit, capClause, produced: st.constraints.length > before });
+  return parsePositive(c, st, rule, { inherit, capClause, produced: st.constraints.length > before, permitted: st.constraints.slice(before).some((k) => k.kind === "permit") });
 }
 
 const LIMITS_SOMETHING =
@@ -300,7 +322,7 @@ function parseUncached(intent: string): ParsedIntent {
   const st = newState(intent);
   const refs = newRefs();
   // On prediction markets a "stake" is the amount bet, not staking.
-  const text = st.prediction && !/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent;
+  const text = st.prediction ? markBetTopics(!/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent) : intent;
   const sentences = splitSentences(protect(text, refs));
   let prevStart = 0;
   const restatedPayee: number[] = [];
@@ -349,8 +371,8 @@ function parseUncached(intent: string): ParsedIntent {
       const raw = unexplained(c);
       const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
       // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.
-      const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(c.text);
-      const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, c.text, produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));
+      const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(withoutIdentifiers(c.text));
+      const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, withoutIdentifiers(c.text), produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));
       const ignored = left.filter((w) => !unread.includes(w));
       const text = restore(c.text, refs);
       if (unread.length) {
@@ -381,6 +403,7 @@ function parseUncached(intent: string): ParsedIntent {
       st.readings[i] = { ...st.readings[i], reading: "not understood", unread: ["else"], question };
     }
   settleReferences(st);
+  guardPurposeObjects(st);
   assignCounters(st);
   // Before lists are unioned: the lists and caps a grant folds in are then left out of the union.
   const grants = buildGrants(st.constraints, sentenceSpans, intent);

@@ -55,7 +55,7 @@ const VERBS: Verb[] = [
   // "Don't move ETH": moving a named token (upper-case symbol) is moving funds.
   { re: /\b[Mm]ov(?:e|es|ing)\s+(?:any\s+|our\s+|the\s+)?(?=[A-Z][A-Za-z0-9]{1,9}\b(?!\s+(?:from|between)\b))/g, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:(?:company|treasury|client|customer|team|dao|project|our|the|my)(?:['’]s)?\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
-  { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
+  { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b|\btop(?:s|ped|ping)?[- ]?ups?\b(?!\s+(?:of\s+)?(?:the\s+)?(?:isolated\s+|cross\s+)?margin)/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
   { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
   // Buying or selling a token may happen as an order or as a swap, depending on the venue.
@@ -303,7 +303,7 @@ function onlyNarrowsUnread(c: Clause): boolean {
   return false;
 }
 
-export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean; produced?: boolean }): Activity[] {
+export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean; produced?: boolean; permitted?: boolean }): Activity[] {
   const route = routeAssets(c);
   const it = takeItems(c, st, "rule");
   if (route) it.assets = it.assets.filter((a) => !route.includes(a));
@@ -325,7 +325,8 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const restrictive = /\b(?:only|exclusively|solely|restricted to|limited to)\b/i.test(c.text);
   if (opts.capClause && !verbs.length && !restrictive && !it.recipients.length && !it.recipientRefs.length) return acts;
   // "The WETH must be delivered to our Safe": without a verb or "only", a named asset is the subject, not a list.
-  const statement = !verbs.length && !restrictive && /\b(?:must|should|shall|will|is|are|be|has to|have to|needs? to)\b/i.test(c.text);
+  // A clause whose activity was already permitted by a recogniser ("it can open shorts on the SOL perp") names what it may touch.
+  const statement = !verbs.length && !opts.permitted && !restrictive && /\b(?:must|should|shall|will|is|are|be|has to|have to|needs? to)\b/i.test(c.text);
   if (statement) it.assets = [];
   for (const [dim, values] of listsFrom(it, topics)) {
     if (dim === "recipient" && (it.beneficiaries.length || acts.includes("supply")) && !acts.some((a) => ["transfer", "payment", "withdrawal", "redeem"].includes(a)))

@@ -90,7 +90,8 @@ export function isLimiting(word: string, clause = "", produced = false): boolean
   const lw = word.toLowerCase().replace(/['’]s$/, "");
   if (TIME.has(lw) || /^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)$/.test(lw)) {
     // "our weekly market notes", "the monthly report": a time word describing a thing, not a schedule or a period.
-    if (new RegExp(`\\b(?:our|my|their|its|your)\\s+${lw}\\s+(?!${PERIOD_NOUN})[a-z]`, "i").test(clause)) return false;
+    // "the monthly retainers of our auditors": the kind of payment, not how often it may be made.
+    if (new RegExp(`\\b(?:our|my|their|its|your|the)\\s+${lw}\\s+(?!${PERIOD_NOUN})[a-z]`, "i").test(clause)) return false;
     return produced || STRONG.test(clause);
   }
   if (MOVES.test(clause) && RECIPIENT.test(lw)) return true;

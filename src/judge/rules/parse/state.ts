@@ -32,7 +32,7 @@ export function newState(intent: string): ParseState {
     unknown: [],
     names: new Map(),
     self: [],
-    prediction: /polymarket|\bbets?\b|\bwagers?\b|prediction market|kalshi/i.test(intent),
+    prediction: /polymarket|\bbets?\b|\bwagers?\b|prediction[- ]markets?|kalshi/i.test(intent),
     labelPermits: [],
     reinforce: [],
     stableOnly: stablesOnly(intent),

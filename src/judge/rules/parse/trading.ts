@@ -161,6 +161,9 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
 /** "No unlimited approvals", "approvals only for the exact amount (of the pending swap)". */
 export function parseApprovalShape(c: Clause, st: ParseState, rule: string): void {
   if (!/approv|allowance/i.test(c.sentence)) return;
+  // "Approvals: exact amount to the router only" (a config line): approvals are for the exact amount.
+  // The key is left for the permission reader, which binds the rest of the line to approvals.
+  scan(c, /(?<=\b(?:approvals?|allowances?)\s*:\s*)(?:the\s+|an?\s+)?exact(?:\s+amounts?)?\b/gi, () => add(st, { kind: "approval_exact", exact: true, rule }));
   // "Approvals must be exact": for the exact amount of the swap they serve.
   scan(c, /\b(?:approvals?|allowances?)\s+(?:(?:must|should|have to|has to|need to|needs to)\s+(?:always\s+)?be|are|is|are always|stay)\s+(?:for\s+)?(?:the\s+)?exact(?:\s+amounts?)?(?:\s+only)?\b(?!\s+(?:of|for|needed|required|being))/gi, () =>
     add(st, { kind: "approval_exact", exact: true, rule }),
@@ -219,6 +222,9 @@ const SYM_LIST = String.raw`[A-Za-z][A-Za-z0-9]{0,9}(?:\s*(?:,|\/|\bor\b|\band\b
 const DIRECTION_RES: Array<{ re: RegExp; sellFirst: boolean }> = [
   // "swap WETH to USDC", "convert ETH into USDC", "sell SOL for USDC", "rotate from USDT to USDC"
   { re: new RegExp(String.raw`\b(?:swap|swaps|swapping|convert|converting|exchange|exchanging|sell|sells|selling|rotate|rotating|trade|trading)\s+(?:only\s+)?(?:from\s+)?(${SYM_LIST})\s+(?:to|into|for)\s+(${SYM_LIST})\b`, "gi"), sellFirst: true },
+  // "convert the USDC we receive from customers into ETH": a short relative clause (lower-case words only) between
+  // what is sold and what it becomes
+  { re: new RegExp(String.raw`\b(?:swap|swaps|swapping|convert|converts|converting|turn|turns|turning|exchange|exchanges|exchanging)\s+(?:all\s+|any\s+)?(?:the\s+|our\s+|its\s+)?(${SYM_LIST})(?:\s+(?!(?:into|to|and|or)\b)[a-z'’]+){1,8}?\s+(?:into|to)\s+(${SYM_LIST})\b`, "g"), sellFirst: true },
   // "USDC in, ETH or WETH out", "input USDC, output WETH": what goes in is sold, what comes out is bought
   { re: new RegExp(String.raw`\b(${SYM_LIST})\s+in\s*(?:,|;|and|->|→|\/)?\s*(${SYM_LIST})\s+out\b`, "gi"), sellFirst: true },
   { re: new RegExp(String.raw`\binput\s*[:=]?\s*(${SYM_LIST})\s*(?:,|;|and|->|→|\/)?\s*output\s*[:=]?\s*(${SYM_LIST})\b`, "gi"), sellFirst: true },
