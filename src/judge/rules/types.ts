@@ -154,6 +154,8 @@ export type CapRule = Base & {
   counterRef?: string;
   /** "5% of context.account.account_value_usd": the limit is a share of a context figure, read at check time. */
   limitOf?: { pct: number; path: string };
+  /** "except a rent top-up of at most 0.01 SOL to context.x": the cap binds only moves to these recipients. */
+  to?: { values: string[]; refs?: string[] };
   /** Folded into the `grant` with this id (parse/grants.ts): checked there, never on its own. */
   grantId?: number;
 };

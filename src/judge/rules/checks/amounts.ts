@@ -4,7 +4,7 @@
  * it. A figure that cannot be computed (no price, no counter) is a missing fact.
  */
 import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
-import { atPath, currentLeverage, findCounter, num, positionSize, priceOf } from "../context";
+import { addressesIn, aliasesOf, atPath, currentLeverage, findCounter, normAddr, num, positionSize, priceOf } from "../context";
 import { qty } from "../text";
 import { USD_STABLES } from "../vocab";
 
@@ -94,6 +94,14 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
   }
   if (c.period !== "action") return checkCumulative(c, view, ctx);
   if (!inScope(c.scope, view)) return [];
+  // An exception's own cap ("except a top-up of at most 0.01 SOL to context.x") counts only the moves to its recipients.
+  if (c.to) {
+    const to = c.to;
+    const allowed = new Set([...to.values, ...(to.refs ?? []).flatMap((r) => addressesIn(atPath(ctx, r)))].flatMap((a) => [a, ...aliasesOf(a, ctx)]).map(normAddr));
+    const moves = view.moves.filter((m) => m.to === null || allowed.has(normAddr(m.to)));
+    if (moves.length === 0) return [];
+    view = { ...view, moves, orders: [], swap: null };
+  }
   if (c.activities && !view.activities.some((a) => c.activities!.includes(a))) return [];
   const out: Finding[] = [];
   const limit = fmtQ(c.limit.value, c.limit);

@@ -16,7 +16,7 @@ const SIGN_NOUN = String.raw`(?:human\s+|second\s+|manual\s+|extra\s+|another\s+
 export const HUMAN_SIGN_RE = new RegExp(
   [
     // "needs a human signer", "requires countersignature by the CFO", "requires co-signature from two stewards", "need my OK first"
-    String.raw`\b(?:needs?|requires?|required|must (?:get|have)|should (?:get|have)|needs? to (?:get|have)|has to (?:get|have)|have to (?:get|have))\s+(?:(?:an?|the|my|our|two|2|both|explicit|prior|written|[\w]+['’]s?|[\w]+s['’])\s+){0,3}${SIGN_NOUN}\b(?:\s+(?:by|from|of)\s+${WHO}\b)?(?:\s+first)?`,
+    String.raw`\b(?:needs?|requires?|required|must (?:get|have)|should (?:get|have)|needs? to (?:get|have)|has to (?:get|have)|have to (?:get|have))\s+(?:(?:an?|the|my|our|two|2|both|explicit|prior|written|[\w]+['’]s|[\w]+s['’]|committee|board|council|dao|members?|stewards?|cfo|ceo|treasurer|owner|team|finance|compliance|governance|token|holder|multisig)\s+){0,3}${SIGN_NOUN}\b(?:\s+(?:by|from|of)\s+${WHO}\b)?(?:\s+first)?`,
     // "must be countersigned by the CFO", "has to be co-signed by two stewards", "must first be okayed by me"
     String.raw`\b(?:must|should|has to|have to|needs? to|is to|are to)\s+(?:first\s+)?be\s+(?:first\s+)?(?:co-?signed|counter-?signed|signed off|okayed|ok['’]?d|cleared|approved|reviewed)\s+(?:first\s+)?(?:by|with)\s+${WHO}\b`,
     // "four-eyes check before sending", "two-person review", "dual control"

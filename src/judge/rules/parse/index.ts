@@ -14,6 +14,7 @@ import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { parseExhaustive, routeAssetList } from "./routes";
 import { buildGrants, type SentenceSpan } from "./grants";
 import { parseApprovalScope } from "./approvals";
+import { restatesNoException, settleExceptionCap } from "./exception-caps";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
@@ -197,7 +198,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   // Only a prohibition without a recipient, asset or exception can absorb it: any narrower one would be widened.
-  if (!first && RESTATED_WHO.test(c.text) && st.constraints.slice(sentenceFrom).some((k) => k.kind === "forbid" && !k.asset && !k.direction && k.activities.includes("transfer"))) {
+  if (!first && ((RESTATED_WHO.test(c.text) && st.constraints.slice(sentenceFrom).some((k) => k.kind === "forbid" && !k.asset && !k.direction && k.activities.includes("transfer"))) || restatesNoException(c.text, st.constraints.slice(sentenceFrom)))) {
     consume(c, 0, c.text.length);
     return [];
   }
@@ -360,6 +361,7 @@ function parseUncached(intent: string): ParsedIntent {
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
       const from = st.constraints.length;
       const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart, before);
+      settleExceptionCap(c, st, from);
       spans.push([from, st.constraints.length]);
       if (acts.length) inherit = acts;
     });
