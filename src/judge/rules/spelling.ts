@@ -61,6 +61,8 @@ export function normaliseSpelling(raw: string): string {
   s = s.replace(/(?<=[a-z0-9])[ \t]{2,}(?=[a-z])/g, ". ");
   s = s.replace(/\b[a-z]{5,}\b/gi, (w) => (/^[a-z]+$/.test(w) ? correct(w) : w));
   s = s.replace(/\b(more|less|bigger|larger|higher|greater|smaller|lower|other|fewer|rather)\s+then\b/gi, "$1 than");
+  // "not more as 900 USDC": a comparative with "as" before a figure (a speaker's "than").
+  s = s.replace(/\b(more|less|bigger|larger|higher|greater|smaller|lower|fewer)\s+as\b(?=\s+(?:\$\s?)?\d)/gi, "$1 than");
   // "not more big than", "more bigger than": a comparative spelt out.
   s = s.replace(/\bmore\s+(?:big|bigger)\s+than\b/gi, "bigger than").replace(/\bmore\s+(?:large|larger)\s+than\b/gi, "larger than").replace(/\bmore\s+(?:high|higher)\s+than\b/gi, "higher than");
   // "is not allowed to pass 20 USDC", "never surpass": exceed.

@@ -13,6 +13,8 @@ const TITLE_RULE = /\b(?:no|not|never|only|except|max|min|limit|cap|must|may|sha
  * is not a quantity; a plain title ("(Scope)") names the section and is dropped with it.
  */
 function headings(s: string): string {
+  // "§1 The agent may ...": a section sign and number before a capital need no punctuation to be a heading.
+  s = s.replace(/(^|\n|[.;!?][ \t]+)[ \t]*§[ \t]*\d{1,3}(?:\.\d{1,3})*[a-z]?[ \t]+(?=[A-Z])/g, "$1");
   return s.replace(
     /(^|\n)[ \t]*(?:section|article|clause|part|rule|item|paragraph|§)\s*\d{1,3}(?:\.\d{1,3})*[a-z]?\s*(?:\(([^()\n]{1,40})\))?\s*(?:[.:)-]\s*|(?=\n)|$)/gi,
     (_m, start: string, title: string | undefined) => (title && TITLE_RULE.test(title) ? `${start}${title}. ` : start),

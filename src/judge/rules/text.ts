@@ -171,6 +171,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bflag\s+([^.;:!?]{1,60}?)\s+for\s+(?:(?:a\s+)?human\s+)?(review|approval|sign[- ]?off)\b/gi, (_m, what: string, why: string) => `${what} needs ${why}`);
   // "ETH-USD perp", "BTC-PERP": the market of one asset.
   s = s.replace(/\b([A-Z][A-Z0-9]{1,9})-(?:USD|PERP)\b/g, "$1 perp");
+  // "Any transfer outside (a) or (b) requires a vote": a reference to enumerated permissions, not an enumerator.
+  s = s.replace(/\b(outside(?:\s+of)?|not\s+covered\s+by|other\s+than|beyond)\s+\((?:[a-h]|[1-9]|i{1,3}|iv)\)(?:\s*(?:,|or|and|and\/or)\s*\((?:[a-h]|[1-9]|i{1,3}|iv)\))*/gi, "$1 the permissions above");
   // "(1) BTC only (2) $1k max": an enumerator in the middle of a run-on list starts a new rule.
   s = s.replace(/([A-Za-z0-9%$])\s+\(([a-h]|[1-9]|i{1,3}|iv)\)\s/g, "$1; ");
   // "(a)", "(b)", "1)" enumerators carry no meaning.

@@ -31,8 +31,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // here on, no longer held out.
   ["blind10.jsonl", 72, 0.66],
   // blind12: 45 multi-grant mandates (separate clauses each giving an asset, recipients and cap) on Base, Solana,
-  // Starknet and Hyperliquid under nine owners' styles; first run 35.6% (ALLOW recall 0/20).
-  ["blind12.jsonl", 45, 0.35],
+  // Starknet and Hyperliquid under nine owners' styles; first run 35.6% (ALLOW recall 0/20), 86.7% after grants (15/20).
+  ["blind12.jsonl", 45, 0.86],
   // blind14: caps, totals, ranges and counters in config-like shapes (YAML-ish lines, key = value, a table, bullets,
   // policy, DAO resolution, typos, non-native English, email) across HL, Polymarket, x402, EVM, Solana, Jupiter,
   // Starknet; written before reading the engine; first run 28.9% (ALLOW recall 0/18), tuned on since.

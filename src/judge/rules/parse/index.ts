@@ -11,7 +11,7 @@ import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./am
 import { parsePriceCap } from "./price";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
-import { parseExhaustive, routeAssetList } from "./routes";
+import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
 import { buildGrants, type SentenceSpan } from "./grants";
 import { parseApprovalScope } from "./approvals";
 import { restatesNoException, settleExceptionCap } from "./exception-caps";
@@ -155,7 +155,8 @@ function settleReferences(st: ParseState): void {
   st.readings.forEach((r, idx) => {
     if (r.reading !== "not understood") return;
     const produced = r.constraints.map((i) => st.constraints[i]).filter(Boolean);
-    const pointsAtList = recipientList && /\b(?:listed|below|following|these|those)\b|:\s*$/i.test(r.clause) && r.unread.every(isRecipientNoun);
+    // "... to the same grantees": the recipient list already given, restated.
+    const pointsAtList = recipientList && /\b(?:listed|below|following|these|those|same)\b|:\s*$/i.test(r.clause) && r.unread.every(isRecipientNoun);
     // "delegate it to an approved validator" after the approved validators were listed: the list, restated. Only
     // when a list covers every activity the clause permits, so the restatement cannot widen anything.
     const covered = (acts: string[]) =>
@@ -337,6 +338,13 @@ function parseUncached(intent: string): ParsedIntent {
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
       continue;
     }
+    // "nothing else leaves the wallet", "Transfers not covered by §1 or §2 are prohibited": closes the permissions.
+    if (isClosingSentence(s)) {
+      prevStart = st.constraints.length;
+      add(st, { kind: "only_listed", rule });
+      st.readings.push({ clause: rule, reading: "constraint", constraints: [st.constraints.length - 1], ignored: [], unread: [] });
+      continue;
+    }
     // "if a service asks to be paid elsewhere, don't pay it": settled once the payee rules are known (payees.ts).
     if (RESTATED_PAYEE.test(s)) {
       prevStart = st.constraints.length;
@@ -413,7 +421,9 @@ function parseUncached(intent: string): ParsedIntent {
   const routeList = routeAssetList(st.constraints);
   if (routeList) st.constraints.push(routeList);
   st.constraints.push(...grants);
-  const permits = st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : []));
+  // "- USDC -> context.vendors, <= 12k per tx" beside "- ETH -> context.keepers ...": each grant permits paying its
+  // recipients even when no verb was written.
+  const permits = [...st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : [])), ...grants.flatMap((g): Activity[] => (g.universal ? ["transfer", "payment"] : []))];
   return {
     constraints: st.constraints,
     unknown: st.unknown,

@@ -167,7 +167,8 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     if (isMarketRef(ref, before, st.prediction)) {
       push(it.otherRefs, ref);
       push(it.marketRefs, ref);
-    } else if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(tokens?|assets?|markets?|coins?)\b[^§]*$/.test(before))
+      // "Grantees and their USDC token accounts are in context.grantees": token accounts receive for their owners.
+    } else if (/token|asset|market|mint|coin/.test(ref.toLowerCase()) || /\b(?:tokens?\b(?!\s+accounts?\b)|(?:assets?|markets?|coins?)\b)[^§]*$/.test(before))
       push(it.otherRefs, ref);
     else push(it.recipientRefs, ref);
   });
@@ -201,6 +202,9 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   // "withdraw to it", "for this address": the owner's own wallet named in the label, when there is one.
   scan(c, /\b(to|into|for|back to|on behalf of)\s+(?:it|itself|this (?:address|wallet|account|safe|vault)|the same (?:address|wallet|account)|ourselves|us|them|they)\b/gi, (m) => {
     if (mode === "label") return false;
+    // "this bot does payroll on base for us": whom the agent works for, not where money goes.
+    if (/^for$/i.test(m[1]) && /\b(?:us|ourselves)$/i.test(m[0]) && /\b(?:does|do|handles?|runs?|manages?|works?|looks after|takes care of)\b[^.;,]*$/i.test(t.slice(0, m.index)))
+      return;
     // "whatever comes out goes back to this wallet" with no address of its own in the intent: the wallet the
     // action is sent from (SENDER_REF, resolved by the checks from the transaction itself, never from context).
     if (st.self.length === 0 && /^(?:to|into|back to)$/i.test(m[1]) && /\bthis (?:address|wallet|account|safe|vault)|the same (?:address|wallet|account)/i.test(m[0])) {

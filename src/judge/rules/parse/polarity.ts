@@ -49,13 +49,14 @@ const VERBS: Verb[] = [
   { re: /\brepay\w*/gi, pos: ["repay"], neg: ["repay"], listy: false, label: "repaying" },
   { re: /\bwithdraw\w*/gi, pos: ["withdrawal", "redeem", "vault_withdraw"], neg: ["withdrawal", "redeem", "vault_withdraw", "unstake"], listy: false, label: "withdrawals" },
   { re: /\b(?:supply|supplies|supplying|lend|lending|lends)\b/gi, pos: ["supply"], neg: ["supply"], listy: false, label: "supplying" },
-  { re: /\bdeposit(?:s|ing)?\b(?!\s+address)(?:\s+into\s+(?:vaults?|a vault))?|\bvault(?:s| deposits?)\b/gi, pos: ["supply", "vault_deposit"], neg: ["vault_deposit", "supply", "stake"], listy: false, label: "deposits" },
+  // "refunds rent deposits", "security deposits": money held for someone, not a deposit into a pool.
+  { re: /(?<!\b(?:rent|security)\s+)\bdeposit(?:s|ing)?\b(?!\s+address)(?:\s+into\s+(?:vaults?|a vault))?|\bvault(?:s| deposits?)\b/gi, pos: ["supply", "vault_deposit"], neg: ["vault_deposit", "supply", "stake"], listy: false, label: "deposits" },
   // "move USDC between the master account and the sub-accounts": a move between the owner's own accounts.
   { re: /\b(?:mov(?:e|es|ing)|transfer(?:s|ring)?|shift(?:s|ing)?|rebalanc(?:e|es|ing))\b(?=[^.;]{0,40}?\bbetween\b[^.;]{0,60}\b(?:sub-?accounts?|master|main account|own accounts|vaults?|spot and perp|perp and spot)\b)/gi, pos: ["internal_transfer"], neg: ["internal_transfer"], listy: false, label: "moves between own accounts" },
   // "Don't move ETH": moving a named token (upper-case symbol) is moving funds.
   { re: /\b[Mm]ov(?:e|es|ing)\s+(?:any\s+|our\s+|the\s+)?(?=[A-Z][A-Za-z0-9]{1,9}\b(?!\s+(?:from|between)\b))/g, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:(?:company|treasury|client|customer|team|dao|project|our|the|my)(?:['’]s)?\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
-  { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\bsettle\s+invoices\b|\btop(?:s|ped|ping)?[- ]?ups?\b(?!\s+(?:of\s+)?(?:the\s+)?(?:isolated\s+|cross\s+)?margin)/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
+  { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\brefund(?:s|ed|ing)?\b(?:\s+(?:the\s+)?(?:rent|security)\s+deposits?\b)?|\bsettle\s+invoices\b|\btop(?:s|ped|ping)?[- ]?ups?\b(?!\s+(?:of\s+)?(?:the\s+)?(?:isolated\s+|cross\s+)?margin)/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
   { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
   // Buying or selling a token may happen as an order or as a swap, depending on the venue.
@@ -316,6 +317,8 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   // "in two markets: 'A' and 'B'": the count introduces the list that follows.
   scan(c, /\b(?:two|three|four|five|six|several|a few|the following|these|both)(?=\s+(?:[a-z-]+\s+)?(?:markets?|tokens?|assets?|coins?|address(?:es)?|wallets?|hosts?|domains?|venues?|chains?|recipients?|vendors?)\s*:)/gi, () => undefined);
   // "the two data services we have contracts with: a.example ..., b.example ...": the count names the hosts that follow.
+  // "to our two bot wallets (context.bots)": the count introduces the list in parentheses.
+  scan(c, /\b(?:two|three|four|five|six|several|a few|both)(?=\s+(?:[a-z-]+\s+)?(?:address(?:es)?|wallets?|accounts?|recipients?|vendors?|bots?)\s*\(\s*§c\d+\s*\))/gi, () => undefined);
   scan(c, /\b(?:two|three|four|five|six|several|a few|both)(?=\s+(?:[a-z-]+\s+)?(?:services?|providers?|apis?|vendors?|sites?|endpoints?|feeds?)\b[^.;:§]{0,40}:\s*§h\d)/gi, () => undefined);
   const own = uniq(verbs.flatMap((v) => v.pos));
   if (own.length) add(st, { kind: "permit", activities: own, rule });
