@@ -42,6 +42,21 @@ describe("a purpose names the activity, asset, chain and recipients", () => {
   });
 });
 
+describe("the group a purpose pays, listed in another sentence", () => {
+  const I = "so basically it pays our four contractors on base in usdc. only to the addresses in context.crew, 600 usdc max each time";
+  const ctx = { crew: { [RELAY_A]: "Tomasz" } };
+
+  it("is the list that sentence gives", () => {
+    expect(readings(I)).not.toContain("not understood");
+    expect(verdict(I, transfer({ amount: "500", usd: 500, to: RELAY_A }, onBase), ctx)).toBe("ALLOW");
+    expect(verdict(I, transfer({ amount: "500", usd: 500, to: OTHER }, onBase), ctx)).toBe("BLOCK");
+  });
+
+  it("without any list the group stays unread", () => {
+    expect(verdict("so basically it pays our four contractors on base in usdc, 600 usdc max each time", transfer({ amount: "500", usd: 500, to: OTHER }, onBase))).toBe("ESCALATE");
+  });
+});
+
 describe("a purpose never widens another rule", () => {
   const ctx = { studios: { [RELAY_A]: "Studio Kiln" } };
   it("keeps the caps and bans written beside it", () => {

@@ -21,6 +21,7 @@ import type { Activity } from "../types";
 import { scan, type Clause } from "../text";
 import { add, type ParseState } from "./state";
 import type { Constraint } from "../types";
+import { isRecipientNoun } from "./reading";
 
 const LEAD = String.raw`^\s*(?:(?:hello|hi|hey|ok(?:ay)?|so|well|and|also|basically|note|fyi)\b[\s,!:]*)*`;
 /** Words before "wallet" that make it someone else's wallet: then it may be a payee, and stays for the readers. */
@@ -123,8 +124,21 @@ export function guardPurposeObjects(st: ParseState): void {
   const listed = (dims: string[]) => st.constraints.some((k) => k.kind === "allow" && dims.includes(k.dim) && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
   const hasRecipients = listed(["recipient", "spender"]);
   const hasMarkets = listed(["market", "topic", "outcome"]);
+  const payeeList = st.constraints.some(
+    (k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) && (k.activities.length === 0 || k.activities.some((a) => a === "transfer" || a === "payment")),
+  );
   st.readings.forEach((r, idx) => {
-    if (r.reading === "not understood" || r.ignored.length === 0 || !SUBJECT.test(r.clause)) return;
+    if (!SUBJECT.test(r.clause)) return;
+    // "ok so it pays our two freelancers on base" beside "only to the addresses in context.freelancers": the group the
+    // purpose names is the list another sentence gives; the list restricts the payees either way.
+    if (r.reading === "not understood" && payeeList && r.unread.length > 0 && r.unread.every(isRecipientNoun)) {
+      const at = st.unknown.indexOf(r.question ?? "");
+      if (at >= 0) st.unknown.splice(at, 1);
+      const { question: _settled, ...rest } = r;
+      st.readings[idx] = { ...rest, reading: r.constraints.length ? "constraint" : "descriptive", ignored: [...r.ignored, ...r.unread], unread: [] };
+      return;
+    }
+    if (r.reading === "not understood" || r.ignored.length === 0) return;
     const produced = r.constraints.map((i) => st.constraints[i]).filter((k): k is Constraint => !!k);
     const acts = produced.flatMap((k) => (k.kind === "permit" ? k.activities : []));
     const moves = acts.some((a) => a === "transfer" || a === "payment");
