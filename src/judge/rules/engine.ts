@@ -16,6 +16,7 @@ import { simulationRevert } from "../simulation";
 import { emptyView, viewFromFacts } from "./view";
 import { venueWarnings } from "../../venues/warnings";
 import { bearsOn } from "./relevance";
+import { insideEveryBound } from "./envelope";
 
 /**
  * What the adapter warnings decide, by severity (src/venues/warnings.ts gives each its code and severity):
@@ -76,12 +77,13 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     const escalations = [...new Set(findings.filter((f) => f.type === "escalate").map((f) => f.message))];
     // A clause not understood holds back an ALLOW only when it could restrict this kind of action (relevance.ts).
     const actionText = typeof input.action === "string" && !input.facts ? input.action : undefined;
-    const aside = new Set(
-      parsed.clauses.filter((r) => r.reading === "not understood" && r.question && !bearsOn(r.clause, view.activities, actionText, view.assets)).map((r) => r.question as string),
-    );
+    // Or when the action is inside every upper bound the clause states, whatever else it means (envelope.ts).
+    const unread = parsed.clauses.filter((r) => r.reading === "not understood" && r.question);
+    const aside = new Set(unread.filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets)).map((r) => r.question as string));
+    const inside = new Set(unread.filter((r) => !aside.has(r.question as string) && insideEveryBound(r.clause, view, input.context ?? null)).map((r) => r.question as string));
     const unknowns = [
       ...new Set([
-        ...parsed.unknown.filter((u) => !aside.has(u)),
+        ...parsed.unknown.filter((u) => !aside.has(u) && !inside.has(u)),
         ...view.gaps.map((g) => `${cap(g)}.`),
         ...findings.filter((f) => f.type === "unknown").map((f) => f.message),
         ...warnings,
@@ -96,7 +98,11 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       escalations,
       constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
       injection,
-      clauses: JSON.parse(JSON.stringify(parsed.clauses.map((r) => (r.question && aside.has(r.question) ? { ...r, bearsOnAction: false } : r)))) as unknown[],
+      clauses: JSON.parse(
+        JSON.stringify(
+          parsed.clauses.map((r) => (r.question && aside.has(r.question) ? { ...r, bearsOnAction: false } : r.question && inside.has(r.question) ? { ...r, insideEveryBound: true } : r)),
+        ),
+      ) as unknown[],
     };
   } catch (err) {
     return {

@@ -46,18 +46,18 @@ const REACHES_ALL =
   /\b(?:only|solely|exclusively|just|except|excluding|besides|other(?:wise)?|else|nothing|anything|everything|every|whatever|whichever|actions?|transactions?|txs?|operations?|activit(?:y|ies)|spend(?:s|ing)?|spent|budgets?|exposure|risk|loss(?:es)?|drawdown|pnl|balances?|reserves?|keep|leave|left|remain(?:s|ing)?|floor|total|combined|aggregate|overall|cumulative)\b/;
 
 /**
- * Scope by asset. A prohibition or a limit that names only assets the action does not touch cannot restrict it:
- * "never send more than 5 SOL to one address" does not hold a USDC payment, "don't touch the ETH" does not hold a
+ * Scope by asset. A prohibition or a human threshold that names only assets the action does not touch cannot
+ * restrict it: "never send more than 5 SOL to one address" does not hold a USDC payment, "don't touch the ETH" does not hold a
  * SOL transfer. Fail-closed conditions, each keeping the clause on the action:
- * - the clause must negate or limit (a statement such as "we pay in USDC" may be an exclusive scope in disguise);
+ * - the clause must forbid or ask for a human ("never", "no", "needs my approval"): a statement such as "we pay in
+ *   USDC" or a bare cap such as "orders up to 1 BTC" may be an exclusive scope in disguise;
  * - it may not name a dollar figure, a stablecoin (dollars measure every asset and quote every order), a value
  *   word ("worth", "equivalent", "notional"), an asset class ("tokens", "funds", "alts"), an escape from a scope
  *   ("outside", "off", "elsewhere", "instead"), an address or a context path (a list could name any asset);
  * - an asset is foreign only when neither symbol contains the other (ETH / WETH / wstETH, USDC / USDC.e are one);
  * - the action's own assets must be known.
  */
-const NEGATES_OR_LIMITS =
-  /\b(?:never|no|not|nor|don'?t|do not|doesn'?t|cannot|can'?t|mustn'?t|must not|shouldn'?t|won'?t|max(?:imum)?|at most|up to|limit(?:ed|s)?|caps?|capped|above|over|exceed\w*|more than|beyond|under|below|less than|needs?|requires?|approv\w+|sign-?off|ask)\b/;
+const NEGATES_OR_LIMITS = /\b(?:never|no|not|nor|don'?t|do not|doesn'?t|cannot|can'?t|mustn'?t|must not|shouldn'?t|won'?t|needs?|requires?|approv\w+|sign-?off|ask)\b/;
 const REACHES_ASSETS =
   /\$|\b(?:worth|equivalents?|value[ds]?|valued|notional|usd|dollars?|bucks?|cents?|tokens?|coins?|assets?|funds?|money|cash|crypto|stables?|stablecoins?|alts?|altcoins?|memes?|memecoins?|majors?|collateral|outside|off|elsewhere|instead|apart|anywhere|unless|context)\b|\b0x[0-9a-f]{6,}|[1-9A-HJ-NP-Za-km-z]{32,44}/i;
 

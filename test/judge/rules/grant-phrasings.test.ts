@@ -93,14 +93,3 @@ describe("refunds, counted lists, 'for us', 'not more as'", () => {
     expect(verdict(I, transfer({ amount: "650", usd: 650, to: A }), { team: { [A]: "t" } })).toBe("BLOCK");
   });
 });
-
-describe("a contract's entrypoint names in a prohibition", () => {
-  const I = "Pay the team in context.team in USDC. Never make approve or increaseAllowance calls.";
-
-  it("'no approve or increase_allowance calls' forbids approvals and nothing else", () => {
-    expect(unread(I)).toEqual([]);
-    const cs = parseIntent(I).constraints;
-    expect(cs.some((c) => c.kind === "forbid" && c.activities.includes("approval") && !c.activities.includes("transfer"))).toBe(true);
-    expect(verdict(I, transfer({ amount: "50", usd: 50, to: A }), { team: { [A]: "t" } })).toBe("ALLOW");
-  });
-});

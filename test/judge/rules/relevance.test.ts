@@ -111,6 +111,7 @@ describe("clauses that limit only assets the action does not touch", () => {
 
   it.each([
     ["a statement may be an exclusive scope in disguise", "Salaries go out in SOL on alternate fortnights."],
+    ["a bare cap may be a scope too", "Transfers up to 5 SOL in alternate fortnights."],
     ["a stablecoin measures every asset", "Never move more than 500 USDC in alternate fortnights."],
     ["a dollar figure measures every asset", "SOL moves never exceed $500 in alternate fortnights."],
     ["a value word measures every asset", "Nothing worth more than 5 SOL moves in alternate fortnights."],
