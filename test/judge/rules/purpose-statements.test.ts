@@ -57,6 +57,21 @@ describe("the group a purpose pays, listed in another sentence", () => {
   });
 });
 
+describe("a purpose in the owner's voice", () => {
+  const ctx = { contractors: { [RELAY_A]: "Kai" } };
+  const I = "We use this account to pay the contractors in context.contractors, USDC on Base. Payments up to $1k are fine.";
+
+  it("is the account's scope, not a remark about the owner", () => {
+    expect(readings(I)).not.toContain("descriptive");
+    expect(verdict(I, transfer({ amount: "400", usd: 400, to: RELAY_A }, onBase), ctx)).toBe("ALLOW");
+  });
+
+  it("its payees, asset and chain still bind when another sentence permits payments", () => {
+    expect(verdict(I, transfer({ amount: "400", usd: 400, to: OTHER }, onBase), ctx)).toBe("BLOCK");
+    expect(verdict(I, transfer({ asset: "DAI", amount: "400", usd: 400, to: RELAY_A }, onBase), ctx)).toBe("BLOCK");
+  });
+});
+
 describe("a purpose never widens another rule", () => {
   const ctx = { studios: { [RELAY_A]: "Studio Kiln" } };
   it("keeps the caps and bans written beside it", () => {

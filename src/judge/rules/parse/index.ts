@@ -20,7 +20,7 @@ import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
-import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
+import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
 export interface ParsedIntent {
@@ -218,7 +218,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   consumeIdentifiers(c);
   consumePurposeSubject(c);
   consumeDescriptions(c);
-  if (OWNER_STATEMENT.test(c.text) && !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|up to|budget|ceiling|exceed\w*)\b|n['’]t\b/i.test(c.text)) {
+  // "We use this account to pay ..." is the account's purpose in the owner's voice, read like any other purpose.
+  if (OWNER_STATEMENT.test(c.text) && !isPurposeClause(c.text) && !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|up to|budget|ceiling|exceed\w*)\b|n['’]t\b/i.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
   }

@@ -31,9 +31,19 @@ const SUBJECT = new RegExp(
   "i",
 );
 
+/** The owner's voice: "We use this account to pay ...", "I only use the bot for ...". A purpose, not a remark. */
+const OWNER_PURPOSE = new RegExp(
+  String.raw`${LEAD}(?:we|i)\s+(?:only\s+|just\s+|mainly\s+|mostly\s+)?use\s+(?:this|the|our|my)\s+((?:[\w-]+\s+){0,2}?)(?:wallet|account|agent|bot|safe|vault|address|key|sub-?account)\s+(?:only\s+|just\s+|solely\s+|exclusively\s+)?(?:to|for)\b`,
+  "i",
+);
+
+/** A clause that states what the account is for (its subject is the account or the owner using it). */
+export const isPurposeClause = (text: string): boolean => SUBJECT.test(text) || OWNER_PURPOSE.test(text);
+
 /** Consume the subject of a purpose statement at the start of a clause. */
 export function consumePurposeSubject(c: Clause): void {
   scan(c, SUBJECT, (m) => !(m[1] && OTHERS.test(m[1])));
+  scan(c, OWNER_PURPOSE, (m) => !(m[1] && OTHERS.test(m[1])));
 }
 
 /**
@@ -128,7 +138,7 @@ export function guardPurposeObjects(st: ParseState): void {
     (k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) && (k.activities.length === 0 || k.activities.some((a) => a === "transfer" || a === "payment")),
   );
   st.readings.forEach((r, idx) => {
-    if (!SUBJECT.test(r.clause)) return;
+    if (!isPurposeClause(r.clause)) return;
     // "ok so it pays our two freelancers on base" beside "only to the addresses in context.freelancers": the group the
     // purpose names is the list another sentence gives; the list restricts the payees either way.
     if (r.reading === "not understood" && payeeList && r.unread.length > 0 && r.unread.every(isRecipientNoun)) {
