@@ -79,7 +79,7 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     const actionText = typeof input.action === "string" && !input.facts ? input.action : undefined;
     // Or when the action is inside every upper bound the clause states, whatever else it means (envelope.ts).
     const unread = parsed.clauses.filter((r) => r.reading === "not understood" && r.question);
-    const aside = new Set(unread.filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets)).map((r) => r.question as string));
+    const aside = new Set(unread.filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets, view.orders.length > 0)).map((r) => r.question as string));
     const inside = new Set(unread.filter((r) => !aside.has(r.question as string) && insideEveryBound(r.clause, view, input.context ?? null)).map((r) => r.question as string));
     const unknowns = [
       ...new Set([

@@ -73,13 +73,16 @@ function namedAssets(clause: string): string[] {
 const related = (a: string, b: string): boolean => a === b || a.includes(b) || b.includes(a);
 
 /** True when the clause limits only assets the action does not touch (see above). */
-export function assetForeign(clause: string, actionAssets: readonly string[]): boolean {
+export function assetForeign(clause: string, actionAssets: readonly string[], orders = false): boolean {
   if (actionAssets.length === 0) return false;
   const t = clause.toLowerCase();
   if (!NEGATES_OR_LIMITS.test(t) || REACHES_ALL.test(t) || REACHES_ASSETS.test(clause)) return false;
   const named = namedAssets(clause);
   if (named.length === 0) return false;
-  if (named.some((s) => USD_STABLES.has(s) || DISPUTED_STABLES.has(s) || /USD/.test(s))) return false;
+  // A stablecoin is a measure of every asset when the clause has a figure, and the margin or quote of every order;
+  // otherwise ("don't touch the USDC, it's for payroll") it is one asset among others.
+  const dollars = orders || /\d/.test(clause);
+  if (dollars && named.some((s) => USD_STABLES.has(s) || DISPUTED_STABLES.has(s) || /USD/.test(s))) return false;
   const own = actionAssets.map((a) => a.toUpperCase());
   return named.every((s) => !own.some((a) => related(a, s)));
 }
@@ -97,8 +100,8 @@ export function clauseReach(clause: string): Set<Activity> | null {
  * True when the clause could restrict an action doing `activities` on `assets` (and, for a plain-English action,
  * whose own words are `actionText`): the fail-closed default.
  */
-export function bearsOn(clause: string, activities: readonly Activity[], actionText?: string, assets: readonly string[] = []): boolean {
-  if (activities.length && !activities.includes("unknown") && assetForeign(clause, assets)) return false;
+export function bearsOn(clause: string, activities: readonly Activity[], actionText?: string, assets: readonly string[] = [], orders = false): boolean {
+  if (activities.length && !activities.includes("unknown") && assetForeign(clause, assets, orders)) return false;
   const reach = clauseReach(clause);
   if (!reach || activities.length === 0 || activities.includes("unknown")) return true;
   if (activities.some((a) => reach.has(a))) return true;

@@ -128,6 +128,13 @@ describe("clauses that limit only assets the action does not touch", () => {
     expect(assetForeign("SOL never moves in alternate fortnights.", ["BTC"])).toBe(true);
   });
 
+  it("a stablecoin named without a figure is one asset among others, except to an order (its margin or quote)", () => {
+    expect(assetForeign("don't ever touch the USDC in here, it is for payroll", ["SOL"])).toBe(true);
+    expect(assetForeign("don't ever touch the USDC in here, it is for payroll", ["SOL"], true)).toBe(false);
+    expect(assetForeign("don't ever send more than 500 USDC in one go", ["SOL"])).toBe(false);
+    expect(assetForeign("don't ever touch the USDC in here, it is for payroll", ["USDC"])).toBe(false);
+  });
+
   it("an action whose assets are unknown is borne on", () => {
     expect(assetForeign("SOL never moves after 3 sign-offs", [])).toBe(false);
   });
