@@ -90,7 +90,17 @@ export type Constraint =
   /** "Nothing else is permitted": an action the rules do not permit is outside them, not merely unmentioned. */
   | (Base & { kind: "only_listed" })
   /** direction: "never remove margin" binds only margin removals (an addition is not forbidden). */
-  | (Base & { kind: "forbid"; activities: Activity[]; label: string; asset?: string; direction?: "add" | "remove" })
+  | (Base & {
+      kind: "forbid";
+      activities: Activity[];
+      label: string;
+      asset?: string;
+      direction?: "add" | "remove";
+      /** "shall not approve any agent wallet": only this kind of permission (an approval of that adapter kind). */
+      permissionKind?: "agent" | "builderFee";
+    })
+  /** "a max fee rate of at most 0.05%": a builder-fee approval's rate, in percent. */
+  | (Base & { kind: "fee_rate_cap"; maxPct: number })
   | CapRule
   | GrantRule
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
@@ -234,6 +244,9 @@ export interface ApprovalView {
   spender: string | null;
   amount: number | null;
   unlimited: boolean;
+  /** The adapter's kind ("erc20", "permit2", "agent", "builderFee") and its amount as written ("0.03%" for a fee rate). */
+  kind?: string | null;
+  raw?: string | null;
 }
 
 /** The action as the checks see it, built from adapter Facts or from a plain-English action string. */

@@ -175,7 +175,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
     v.swap = sw;
   }
   v.approvals = (f.approvals ?? []).map(
-    (a): ApprovalView => ({ token: canonSym(a.token), spender: a.spender, amount: toNum(a.amount), unlimited: a.unlimited }),
+    (a): ApprovalView => ({ token: canonSym(a.token), spender: a.spender, amount: toNum(a.amount), unlimited: a.unlimited, kind: a.kind ?? null, raw: a.amount ?? null }),
   );
   if (f.leverage) v.leverage = { asset: canonSym(f.leverage.asset), value: f.leverage.value, isCross: f.leverage.isCross ?? null };
   const assets = new Set<string>();

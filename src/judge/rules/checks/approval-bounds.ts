@@ -46,3 +46,15 @@ export function oversizedApproval(a: ApprovalView, cs: Constraint[], ctx: Ctx, r
   }
   return out;
 }
+
+/** A builder-fee approval's rate ("0.03%") against "a max fee rate of at most 0.05%"; an unreadable rate is a missing fact. */
+export function checkFeeRate(c: Extract<Constraint, { kind: "fee_rate_cap" }>, view: { approvals: ApprovalView[] }): Finding[] {
+  const out: Finding[] = [];
+  for (const a of view.approvals) {
+    if (a.kind !== "builderFee") continue;
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(a.raw ?? "");
+    if (!m) out.push({ type: "unknown", message: `The builder fee rate ${a.raw ?? "?"} cannot be read, so "${c.rule}" cannot be checked.` });
+    else if (Number(m[1]) > c.maxPct + 1e-12) out.push({ type: "violation", message: `The builder fee rate ${a.raw} is above the ${c.maxPct}% the rules allow ("${c.rule}").` });
+  }
+  return out;
+}

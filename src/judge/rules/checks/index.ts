@@ -4,6 +4,7 @@
 import type { Activity, ActionView, Constraint, Finding } from "../types";
 import { checkCap, checkEscalateAbove, checkLeverage, checkSlippage } from "./amounts";
 import { checkBeneficiary, checkList } from "./lists";
+import { checkFeeRate } from "./approval-bounds";
 import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, checkSide } from "./orders";
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 import { checkCounterpartyNotes } from "./notes";
@@ -83,6 +84,9 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "price_cap":
         out.push(...checkPriceCap(c, orderView));
+        break;
+      case "fee_rate_cap":
+        out.push(...checkFeeRate(c, view));
         break;
       case "approval_exact":
         out.push(...checkApprovalExact(c, view, ctx, cs));

@@ -253,7 +253,8 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   if (acts.length === 0) return [];
   if (c.dim === "assetClass") return checkStable(c, view);
   // "approvals only to context.x": a recipient list the rule binds to approvals names who may spend (never unchecked).
-  const asSpender = c.dim === "recipient" && c.activities.includes("approval") && view.approvals.length > 0 && acts.includes("approval");
+  const grants = (xs: readonly string[]) => xs.includes("approval") || xs.includes("permission");
+  const asSpender = c.dim === "recipient" && grants(c.activities) && view.approvals.length > 0 && grants(acts);
   const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"));
   if (vals === "n/a") return [];
   const missing: string[] = [];

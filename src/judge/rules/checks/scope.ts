@@ -147,6 +147,8 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
 export function checkForbid(view: ActionView, c: Extract<Constraint, { kind: "forbid" }>): Finding[] {
   const hit = view.activities.filter((a) => c.activities.includes(a));
   if (hit.length === 0) return [];
+  // "shall not approve any agent wallet" binds agent approvals only: a permission change of a known other kind is outside it.
+  if (c.permissionKind && hit.every((a) => a === "permission") && view.approvals.length > 0 && view.approvals.every((a) => a.kind && a.kind !== c.permissionKind)) return [];
   // "Never remove margin": a known margin addition (and nothing else forbidden) is outside it.
   if (c.direction && hit.every((a) => a === "margin") && view.marginDirection && view.marginDirection !== c.direction) return [];
   if (c.asset) {

@@ -15,6 +15,7 @@ import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
 import { buildGrants, type SentenceSpan } from "./grants";
 import { parseApprovalScope } from "./approvals";
 import { restatesNoException, settleExceptionCap } from "./exception-caps";
+import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
@@ -232,6 +233,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   scan(c, /\bdelegate(?=\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, () => undefined);
   parseApprovalShape(c, st, rule);
   parseApprovalScope(c, st, rule);
+  parseFeeRate(c, st, rule);
   parseMarginMode(c, st, rule);
   parseListedMarginMode(c, st, rule);
   parseShortPurpose(c, st, rule);
@@ -371,6 +373,7 @@ function parseUncached(intent: string): ParsedIntent {
       const from = st.constraints.length;
       const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart, before);
       settleExceptionCap(c, st, from);
+      narrowPermissionBans(c, st, from);
       spans.push([from, st.constraints.length]);
       if (acts.length) inherit = acts;
     });
