@@ -93,3 +93,24 @@ describe("refunds, counted lists, 'for us', 'not more as'", () => {
     expect(verdict(I, transfer({ amount: "650", usd: 650, to: A }), { team: { [A]: "t" } })).toBe("BLOCK");
   });
 });
+
+describe("a contract's entrypoint names in a prohibition", () => {
+  const I = "Pay the team in context.team in USDC. Never make approve or increaseAllowance calls.";
+
+  it("'no approve or increase_allowance calls' forbids approvals and nothing else", () => {
+    expect(unread(I)).toEqual([]);
+    const cs = parseIntent(I).constraints;
+    expect(cs.some((c) => c.kind === "forbid" && c.activities.includes("approval") && !c.activities.includes("transfer"))).toBe(true);
+    expect(verdict(I, transfer({ amount: "50", usd: 50, to: A }), { team: { [A]: "t" } })).toBe("ALLOW");
+  });
+});
+
+describe("a bare figure with a thousands comma", () => {
+  it("unsafe side: 'never more than 3,000 per payout' is never read as a cap of 3", () => {
+    const I = "Rebates are paid in USDC to the partners in context.partners, never more than 3,000 per payout.";
+    const caps = parseIntent(I).constraints.filter((c) => c.kind === "cap");
+    expect(caps.every((c) => c.kind === "cap" && c.limit.value !== 3)).toBe(true);
+    // Unread rather than misread: a human decides, the payment is neither refused nor passed on a wrong figure.
+    expect(verdict(I, transfer({ amount: "2500", usd: 2500, to: A }), { partners: { [A]: "p" } })).toBe("ESCALATE");
+  });
+});

@@ -255,8 +255,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
   const before = st.constraints.length;
   const amounts = readAmounts(c);
   // Bare numbers right after a cap word ("at or below 200") take the unit of the clause's only token symbol.
-  // "(?![.,]\d)": never the integer part of a longer figure ("capped at 0.5%" is not a cap of 0).
-  const bare = new RegExp(String.raw`\b(?:${CAP_WORDS})\s+(${NUM})\b(?![.,]\d)(?!\s*(?:%|x\b|bps|basis|h\b|hours?|days?|minutes?|percent|[A-Za-z$]))`, "gi");
+  // "(?![.,]\d)": never the integer part of a longer figure ("capped at 0.5%" is not a cap of 0); "(?<!,)": never a
+  // figure cut at its thousands comma ("never more than 3,000 per payout" is not a cap of 3).
+  const bare = new RegExp(String.raw`\b(?:${CAP_WORDS})\s+(${NUM})(?<!,)\b(?![.,]\d)(?!\s*(?:%|x\b|bps|basis|h\b|hours?|days?|minutes?|percent|[A-Za-z$]))`, "gi");
   let bm: RegExpExecArray | null;
   while ((bm = bare.exec(c.text)) !== null) {
     const start = bm.index + bm[0].length - bm[1].length;
