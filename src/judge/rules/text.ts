@@ -75,6 +75,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(?:no|not)\s+worse\s+than\b/gi, "at most");
   // "slippage no greater than 1%", "not higher than 5x": at most.
   s = s.replace(/\b(?:no|not)\s+(?:greater|higher|larger|bigger)\s+than\b/gi, "at most");
+  // "the hedge never exceeds 2 BTC", "the total does not exceed $5k": at most (the inclusive reading of "exceed").
+  s = s.replace(/\b(?:never|does\s+not|doesn['’]t)\s+exceeds?\b/gi, "at most");
   // "Undelegation is outside the agent's authority", "borrowing is a no-go", "testnets are out of scope": prohibitions.
   s = s.replace(/\b(is|are)\s+(?:(?:strictly|completely|entirely)\s+)?(?:outside\s+(?:of\s+)?(?:the|its|our|your|this)?\s*(?:(?:agent|bot|assistant)['’]?s?\s+)?(?:authority|mandate|remit|scope|permissions?)|a\s+no[- ]go|out\s+of\s+scope|not\s+(?:ok|okay|fine|on))\b/gi, "$1 forbidden");
   // "cancel whatever you need to": no requirement in it.

@@ -119,6 +119,21 @@ describe("what a purpose describes", () => {
   });
 });
 
+describe("the size of the hedge", () => {
+  const I = "The bot shorts the BTC perp to hedge the BTC in our treasury; the hedge never exceeds 2 BTC short.";
+  const short = (size: number) => orderFacts({ asset: "BTC", side: "sell", size, price: 90000, notionalUsd: size * 90000 });
+  const held = { positions: { BTC: { szi: "-1.5" } } };
+
+  it("bounds the resulting short, not each order", () => {
+    expect(verdict(I, short(0.4), held)).toBe("ALLOW");
+    expect(verdict(I, short(0.6), held)).toBe("BLOCK");
+  });
+
+  it("needs the positions to know it", () => {
+    expect(verdict(I, short(0.4))).toBe("ESCALATE");
+  });
+});
+
 describe("bets on a category of markets", () => {
   const FOOTBALL = "91111111111111111111111111111111111111111111111111111111111111111111111111111";
   const RATES = "92222222222222222222222222222222222222222222222222222222222222222222222222222";

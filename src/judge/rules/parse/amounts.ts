@@ -35,7 +35,7 @@ const PERIODS: Array<[Period, RegExp]> = [
 ];
 const TOTAL_RE = /\b(?:in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate)\b/gi;
 const SUBJECT_RE =
-  /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?)\b/i;
+  /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?|hedge)\b/i;
 const SCOPES: Array<[CapScope, RegExp]> = [
   ["swap", /\bswaps?\b/i],
   ["order", /\b(?:orders?|order's|trades?|bets?|wagers?|fills?|entr(?:y|ies)|tickets?|purchases?|buys?|sells?)\b/i],
@@ -337,7 +337,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       }
     }
     const subjectM = SUBJECT_RE.exec(scopeText);
-    let subject = subjectM ? subjectM[1].toLowerCase() : undefined;
+    // "The hedge is never bigger than 30 ETH short": the hedge is the position it holds.
+    let subject = subjectM ? subjectM[1].toLowerCase().replace(/^hedge$/, "hedge position") : undefined;
     // "Keep positions under $10k" bounds the resulting position; "max position size per order" bounds each order.
     const perOrder = /\b(?:per|each|every|any single|a single)\s+(?:order|trade|entry)\b/i.test(c.text);
     if (subject && /position|stak|delegat/.test(subject) && period === "action" && !(perOrder && /position/.test(subject))) period = "total";

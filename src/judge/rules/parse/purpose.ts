@@ -71,6 +71,9 @@ const GROUP = String.raw`(?:freelancers?|contractors?|auditors?|vendors?|supplie
  */
 export function consumeDescriptions(c: Clause): void {
   scan(c, /\b(?:our|the|my|its|their)\s+(spot)(?=\s+(?:[A-Z][A-Za-z0-9]{1,9}\s+)?(?:holdings?|bags?|book|inventory|stack|balances?|exposure|reserves?|stash)\b)/g, () => undefined);
+  // "The hedge is never bigger than 30 ETH short": the side of the position the figure measures (the size check
+  // takes the position's size either way, so a long of the same size is held to it as well).
+  if (/\b(?:hedge|position)\b/i.test(c.text)) scan(c, /(?<=\b\d[\d,.]*\s*[A-Z][A-Za-z0-9]{1,9}\s+)(?:short|long)\b(?=\s*(?:[,.;)]|$))/g, () => undefined);
   // "the USDC we receive from customers": where funds come from, not who is paid.
   scan(c, /\b(?:(?:we|i|you|it|they)\s+)?(?:receive|received|get|got|collect|collected|earn|earned|take\s+in)\s+from\s+(?:our\s+|the\s+|its\s+|their\s+)?(?:customers?|clients?|users?|buyers?|merchants?|subscribers?)\b/gi, () => undefined);
   scan(c, new RegExp(String.raw`(?<=\b(?:our|my|the|its|their|these|those)\s+)${NUMBER_WORD}(?=\s+(?:[a-z-]+\s+)?${GROUP}\b)`, "gi"), () => undefined);
