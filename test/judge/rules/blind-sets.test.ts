@@ -47,8 +47,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind16.jsonl", 45, 0.6],
   // blind13: 45 mandates that open or close with purpose statements, headings, ids, numbered rules and sign-offs
   // (Hyperliquid, Polymarket, Base / Arbitrum, Solana, Starknet; seven styles); written before reading the engine, first
-  // run 55.6% with 1 unsafe ALLOW (a purpose's market category ignored), fixed before landing; 95.6% after.
-  ["blind13.jsonl", 45, 0.93],
+  // run 55.6% with 1 unsafe ALLOW (a purpose's market category ignored), fixed before landing; 100% after.
+  ["blind13.jsonl", 45, 0.97],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
