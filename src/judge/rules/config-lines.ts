@@ -87,6 +87,17 @@ function periodTotal(s: string): string {
   return s.replace(/(^|\n|[.;]\s+)([ \t]*(?:[-*•][ \t]+)?)(daily|weekly|monthly)\s+(?:total|spend(?:ing)?|budget|allowance)\s*[:=]?\s*(?=(?:US)?\$\s?\d|\d[\d,.]*\s?[kKmM]?\s?(?:usd|usdc|usdt|dollars)\b)/gi, (_m, start: string, pre: string, period: string) => `${start}${pre}${period.toLowerCase()} budget: `);
 }
 
+/**
+ * "daily purchases: 12% of the bankroll (context.x)", "weekly payouts: $2k": a key naming a period or a scope
+ * before a bare figure or share reads as its cap. Not when the line already has a cap or a minimum word.
+ */
+function keyedCap(s: string): string {
+  const re = /(^|\n)([ \t]*(?:[-*•][ \t]+)?)((?:[A-Za-z][\w'’-]*[ \t]+){0,3}?(?:daily|weekly|monthly|per[ \t]+(?:day|week|month)|per[ \t]+(?:order|swap|trade|bet|payment|transfer|call|request))(?:[ \t]+[A-Za-z][\w'’-]*){0,2}?)[ \t]*:[ \t]*(?=(?:US)?\$?\s?\d)([^\n]*)/gi;
+  return s.replace(re, (m: string, start: string, pre: string, key: string, value: string) =>
+    CAP_WORD.test(`${key} ${value}`) || /\b(?:min(?:imum)?|at least|no less|not less|between|from)\b/i.test(`${key} ${value}`) ? m : `${start}${pre}${key.trim()}: max ${value}`,
+  );
+}
+
 /** "margin mode: cross", "margin = isolated": the margin mode the account keeps. */
 function marginMode(s: string): string {
   return s.replace(/(^|\n)([ \t]*(?:[-*•][ \t]+)?)margin(?:[ \t]+(?:mode|type))?[ \t]*[:=][ \t]*(cross|isolated)(?:[ \t]+(?:margin|mode))?(?:[ \t]+only)?[ \t]*\.?[ \t]*(?=\n|$)/gi, (_m, start: string, pre: string, mode: string) => `${start}${pre}${mode.toLowerCase()} margin only`);
@@ -136,5 +147,6 @@ export function normaliseConfigLines(raw: string): string {
   s = unitInKey(s);
   s = periodKey(s);
   s = periodTotal(s);
+  s = keyedCap(s);
   return countingTail(s);
 }

@@ -14,7 +14,7 @@
 const VOCAB = (
   "approval approvals approve address addresses withdraw withdrawal withdrawals transfer transfers payment payments " +
   "recipient recipients freelancer freelancers contractor contractors vendor vendors leverage maximum minimum " +
-  "forbidden prohibited exceed exceeding balance notional separately receive wallet wallets"
+  "forbidden prohibited exceed exceeding balance notional separately receive wallet wallets between daily weekly monthly"
 ).split(" ");
 const VOCAB_SET = new Set(VOCAB);
 

@@ -104,6 +104,10 @@ export type Constraint =
   | CapRule
   | GrantRule
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
+  /** "between 5 and 50 USDC", "min payment: 5 USDC": each action in scope must be at least this (inclusive). */
+  | (Base & { kind: "floor"; limit: Quantity; scope: CapScope })
+  /** "price range: 0.05 to 0.90 per share": a prediction-market order's limit price may not be below this. */
+  | (Base & { kind: "price_floor"; min: number })
   /** "Undelegating needs my approval": any action of these kinds is held for a human. */
   | (Base & { kind: "escalate_on"; activities: Activity[] })
   /**

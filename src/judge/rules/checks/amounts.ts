@@ -23,12 +23,12 @@ const SCOPE_ACTS: Record<CapScope, Activity[] | null> = {
 // per-transfer caps and "above X needs a human" count it; one with no destination only changes the stake's state.
 const paysOut = (view: ActionView): boolean => view.activities.includes("unstake") && view.moves.some((m) => m.to !== null && m.amount !== null);
 
-const inScope = (scope: CapScope, view: ActionView): boolean => {
+export const inScope = (scope: CapScope, view: ActionView): boolean => {
   const acts = SCOPE_ACTS[scope];
   return acts === null || view.activities.some((a) => acts.includes(a)) || (scope === "transfer" && paysOut(view));
 };
 
-interface Item {
+export interface Item {
   what: string;
   /** The token whose price a USD figure needs, for saying what is missing. */
   asset?: string | null;
@@ -38,7 +38,7 @@ interface Item {
 }
 
 /** The figures of the action a cap in `unit` measures. */
-function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
+export function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
   const items: Item[] = [];
   const isUsd = unit === "USD";
   const stableUnit = USD_STABLES.has(unit);

@@ -7,6 +7,7 @@ import { checkBeneficiary, checkList } from "./lists";
 import { checkFeeRate } from "./approval-bounds";
 import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, checkSide } from "./orders";
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
+import { checkFloor, checkPriceFloor } from "./ranges";
 import { checkCounterpartyNotes } from "./notes";
 import { checkHostPayee } from "./payees";
 import { checkGrants } from "./grants";
@@ -57,6 +58,12 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "escalate_above":
         out.push(...checkEscalateAbove(c, orderView, ctx));
+        break;
+      case "floor":
+        out.push(...checkFloor(c, orderView, ctx));
+        break;
+      case "price_floor":
+        out.push(...checkPriceFloor(c, orderView));
         break;
       case "leverage_cap":
       case "leverage_escalate":

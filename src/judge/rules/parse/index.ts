@@ -9,6 +9,7 @@ import { consume, makeClause, protect, restore, scan, splitClauses, splitSentenc
 import { CHAINS, RECIPIENT_WORDS, ROLE_NOUNS, VENUES } from "../vocab";
 import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parsePriceCap } from "./price";
+import { parsePriceRange, parseRanges } from "./ranges";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, asSymbol, newState, uniq, type ParseState } from "./state";
 import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
@@ -240,6 +241,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseSideFragment(c, st, rule);
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
+  parsePriceRange(c, st, rule);
   parsePriceCap(c, st, rule);
   parseSide(c, st, rule);
   parseProtective(c, st, rule);
@@ -250,6 +252,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   // "anything larger needs approval" looks back at this sentence and the one before it.
   parseAboveThat(c, st, capsFrom);
   parseShareCaps(c, st, rule);
+  parseRanges(c, st, rule);
   parseAmounts(c, st, rule);
   parseCounterDecl(c, st);
   parseOutcomes(c, st, rule);
