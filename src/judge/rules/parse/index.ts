@@ -221,7 +221,12 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   consumePurposeSubject(c);
   consumeDescriptions(c);
   // "We use this account to pay ..." is the account's purpose in the owner's voice, read like any other purpose.
-  if (OWNER_STATEMENT.test(c.text) && !isPurposeClause(c.text) && !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|up to|budget|ceiling|exceed\w*)\b|n['’]t\b/i.test(c.text)) {
+  // "We stick to BTC", "we avoid memecoins", "we keep orders under $1k" state a rule in the owner's voice: never background.
+  if (
+    OWNER_STATEMENT.test(c.text) &&
+    !isPurposeClause(c.text) &&
+    !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|at least|up to|budget|ceiling|exceed\w*|stick(?:s|ing)?|stay(?:s|ing)?|avoid\w*|keep(?:s|ing)?|restrict\w*|confine\w*|exclusive\w*|solely|just|refus\w*|ban\w*|forbid\w*|prohibit\w*|block\w*|above|below|under|over|beyond|less|more|fewer|than|min(?:imum)?)\b|n['’]t\b/i.test(c.text)
+  ) {
     consume(c, 0, c.text.length);
     return [];
   }

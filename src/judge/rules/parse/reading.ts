@@ -39,6 +39,7 @@ const LIMITING = new Set(
     "require requires required requirement need needs needed necessary approval approve approves approved sign-off signoff " +
     "confirm confirmation human manual escalate consent authorise authorize authorised authorized authority " +
     "forbidden prohibited banned disallowed restricted restrict blocked deny denied refuse reject outside " +
+    "avoid avoids avoiding shun shuns refrain abstain stick sticks confined confine " +
     "if when whenever while until unless after before during between since provided providing assuming once " +
     "percent percentage pct bps ratio half quarter double twice thrice dozen hundred thousand million billion " +
     "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty fifty " +
