@@ -40,7 +40,7 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind15: approvals and permissions, "ask a human" in owners' words, exceptions with their own caps, pronoun rules
   // (EVM, Permit2, Solana, Starknet, Hyperliquid; seven styles); written before reading the engine, first run 48.9% (ALLOW 0/17);
   // four standalone "exact" approvals relabelled ESCALATE after it (see docs/judge.md), 55.6% on the same run.
-  ["blind15.jsonl", 45, 0.73],
+  ["blind15.jsonl", 45, 0.77],
   // blind16: 45 Polymarket market-scope (by description, by context list of slugs / questions / condition ids) and
   // x402 payee-per-host cases in seven styles; first run 46.7% with 2 unsafe ALLOWs (a condition-id list read as an
   // asset list, a payTo listed for another host), both fixed before landing.

@@ -17,6 +17,7 @@ import { buildGrants, type SentenceSpan } from "./grants";
 import { parseApprovalScope } from "./approvals";
 import { restatesNoException, settleExceptionCap } from "./exception-caps";
 import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
+import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
@@ -336,12 +337,19 @@ function parseUncached(intent: string): ParsedIntent {
   const refs = newRefs();
   // On prediction markets a "stake" is the amount bet, not staking.
   const text = st.prediction ? markBetTopics(!/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent) : intent;
-  const sentences = splitSentences(protect(text, refs));
+  // "Token approvals burned us. Don't do them.": a pronoun prohibition names the activity before it (pronouns.ts).
+  const sentences = resolvePronouns(splitSentences(protect(text, refs)));
   let prevStart = 0;
   const restatedPayee: number[] = [];
   const sentenceSpans: SentenceSpan[] = [];
   for (const s of sentences) {
     const rule = restore(s, refs);
+    if (unresolvedGrant(s)) {
+      const question = `Not understood: what "${rule}" refers to.`;
+      st.unknown.push(question);
+      st.readings.push({ clause: rule, reading: "not understood", constraints: [], ignored: [], unread: [rule], question });
+      continue;
+    }
     const sentenceFrom = st.constraints.length;
     sentenceSpans.push({ text: rule, from: sentenceFrom, to: sentenceFrom });
     if (isBackground(s)) {

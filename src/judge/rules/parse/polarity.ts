@@ -377,3 +377,14 @@ export function parseLabel(c: Clause, st: ParseState, prefixEnd: number, rule: s
   if (/\bpayouts?\b|\bpayments?\b|\bpayroll\b|\btop[- ]?ups?\b|\bgas money\b/.test(lower)) st.labelPermits.push("transfer", "payment");
   consume(c, 0, prefixEnd);
 }
+
+/** The activity phrases a text names, with their labels ("Token approvals" -> "token approvals"), for pronoun resolution. */
+export function activityPhrases(text: string): Array<{ label: string; text: string }> {
+  const out: Array<{ label: string; text: string }> = [];
+  for (const v of VERBS) {
+    if (v.label === "anything") continue;
+    const m = new RegExp(v.re.source, v.re.flags.replace("g", "")).exec(text);
+    if (m && m[0].trim()) out.push({ label: v.label, text: m[0].trim() });
+  }
+  return out;
+}
