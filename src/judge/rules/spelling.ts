@@ -63,6 +63,11 @@ export function normaliseSpelling(raw: string): string {
   s = s.replace(/\b(more|less|bigger|larger|higher|greater|smaller|lower|other|fewer|rather)\s+then\b/gi, "$1 than");
   // "not more as 900 USDC": a comparative with "as" before a figure (a speaker's "than").
   s = s.replace(/\b(more|less|bigger|larger|higher|greater|smaller|lower|fewer)\s+as\b(?=\s+(?:\$\s?)?\d)/gi, "$1 than");
+  // "not more of 3 SOL together": "of" for than before a figure, "together" for in total after one.
+  s = s.replace(/\b(more|less|bigger|larger|higher|greater)\s+of\b(?=\s+(?:\$\s?)?\d)/gi, "$1 than");
+  s = s.replace(/(\d(?:[\d,.]*\d)?\s?(?:[kKmM]\b\s?)?(?:[A-Za-z]{2,6}\b\s?)?)\s*(?:all\s+)?together\b/g, "$1 in total");
+  // "the amount sended today", "what we payed this month": the irregular past of a counter's verb.
+  s = s.replace(/\bsended\b/gi, "sent").replace(/\bpayed\b/gi, "paid").replace(/\bspended\b/gi, "spent");
   // "not more big than", "more bigger than": a comparative spelt out.
   s = s.replace(/\bmore\s+(?:big|bigger)\s+than\b/gi, "bigger than").replace(/\bmore\s+(?:large|larger)\s+than\b/gi, "larger than").replace(/\bmore\s+(?:high|higher)\s+than\b/gi, "higher than");
   // "is not allowed to pass 20 USDC", "never surpass": exceed.

@@ -36,7 +36,7 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind14: caps, totals, ranges and counters in config-like shapes (YAML-ish lines, key = value, a table, bullets,
   // policy, DAO resolution, typos, non-native English, email) across HL, Polymarket, x402, EVM, Solana, Jupiter,
   // Starknet; written before reading the engine; first run 28.9% (ALLOW recall 0/18), tuned on since.
-  ["blind14.jsonl", 45, 0.68],
+  ["blind14.jsonl", 45, 0.8],
   // blind15: approvals and permissions, "ask a human" in owners' words, exceptions with their own caps, pronoun rules
   // (EVM, Permit2, Solana, Starknet, Hyperliquid; seven styles); written before reading the engine, first run 48.9% (ALLOW 0/17);
   // four standalone "exact" approvals relabelled ESCALATE after it (see docs/judge.md), 55.6% on the same run.

@@ -33,7 +33,9 @@ const PERIODS: Array<[Period, RegExp]> = [
   ["week", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
   ["month", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b/gi],
 ];
-const TOTAL_RE = /\b(?:in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate)\b/gi;
+// A calendar or fiscal quarter has no period of its own: it is a running total, checked against the counter the
+// rules name for it (a quarter-to-date figure); with none named, only a total counter can serve, or it escalates.
+const TOTAL_RE = /\b(?:(?:per|a|each|every|any|in a|in any|this|the current)\s+(?:calendar\s+|fiscal\s+)?quarter|quarterly|in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate)\b/gi;
 const SUBJECT_RE =
   /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?|hedge)\b/i;
 const SCOPES: Array<[CapScope, RegExp]> = [
@@ -350,6 +352,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     take(c, cap ?? postCap);
     take(c, budget);
     take(c, pm);
+    // "in any calendar quarter ... in aggregate": the quarter is the total's window (see TOTAL_RE).
+    if (period === "total") scan(c, /\b(?:(?:per|a|each|every|any|in a|in any|this|the current)\s+(?:calendar\s+|fiscal\s+)?quarter|quarterly)\b/gi, (m) => m.index >= preStart - 40 && m.index < postEnd);
     if (escalate && (isThreshold || !capWord)) {
       const thr = findIn(c, THRESHOLD, preStart, postEnd);
       take(c, thr);
