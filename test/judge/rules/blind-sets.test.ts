@@ -43,8 +43,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind15.jsonl", 45, 0.77],
   // blind16: 45 Polymarket market-scope (by description, by context list of slugs / questions / condition ids) and
   // x402 payee-per-host cases in seven styles; first run 46.7% with 2 unsafe ALLOWs (a condition-id list read as an
-  // asset list, a payTo listed for another host), both fixed before landing.
-  ["blind16.jsonl", 45, 0.6],
+  // asset list, a payTo listed for another host), both fixed before landing; 91.1% after the market-scope readers.
+  ["blind16.jsonl", 45, 0.9],
   // blind13: 45 mandates that open or close with purpose statements, headings, ids, numbered rules and sign-offs
   // (Hyperliquid, Polymarket, Base / Arbitrum, Solana, Starknet; seven styles); written before reading the engine, first
   // run 55.6% with 1 unsafe ALLOW (a purpose's market category ignored), fixed before landing; 100% after.

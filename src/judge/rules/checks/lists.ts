@@ -7,6 +7,7 @@ import type { Activity, ActionView, Constraint, Finding, ListDim } from "../type
 import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
 import { SENDER_REF } from "../parse/items";
 import { marketIdsOfToken, marketListIds } from "./markets";
+import { checkTopicScope } from "./topic-scope";
 import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
 
 type Ctx = Record<string, unknown> | null;
@@ -252,6 +253,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   const acts = applies(c, view);
   if (acts.length === 0) return [];
   if (c.dim === "assetClass") return checkStable(c, view);
+  if (c.dim === "topic" && c.kind === "allow") return checkTopicScope(c, view);
   // "approvals only to context.x": a recipient list the rule binds to approvals names who may spend (never unchecked).
   const grants = (xs: readonly string[]) => xs.includes("approval") || xs.includes("permission");
   const asSpender = c.dim === "recipient" && grants(c.activities) && view.approvals.length > 0 && grants(acts);

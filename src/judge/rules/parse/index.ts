@@ -21,6 +21,7 @@ import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
+import { parseMarketPhrases } from "./market-scope";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
 import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
@@ -106,6 +107,8 @@ function labelPrefixEnd(text: string): number {
   if (colon > 0 && colon < 120) {
     const prefix = text.slice(0, colon);
     if (!LABEL_DANGER.test(labelText(prefix)) && prefix.trim().split(/\s+/).length <= 12) return colon + 1;
+    // "Resolution 14 of the Lumen sub-DAO: ...": a document's title before the colon names the rules.
+    if (DOC_TITLE.test(prefix) && !DESCRIBES_ONLY_DANGER.test(prefix)) return colon + 1;
   }
   {
     const words = labelText(text).trim().split(/\s+/).map((w) => w.replace(/[^\w-]+$/, ""));
@@ -193,7 +196,9 @@ const RESTATED_WHO =
 
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number, sentenceFrom = st.constraints.length): Activity[] {
   // "Approved by the council", "Mandate ratified by the Treasury DAO": who adopted the rules, not a rule.
-  if (first && RATIFIED.test(c.text) && !LIMITS_SOMETHING.test(c.text.replace(RATIFIED_WORD, " ")) && !/§[aqhc]\d/.test(c.text)) {
+  // "(vote #31)", "(proposal 12)": which vote adopted them, not a figure.
+  const adopted = c.text.replace(/\(\s*(?:vote|proposal|poll|snapshot|motion|ballot|resolution|ref\.?)\s*(?:no\.?\s*|#)?\d+\s*\)/gi, " ");
+  if (first && RATIFIED.test(adopted) && !LIMITS_SOMETHING.test(adopted.replace(RATIFIED_WORD, " ")) && !/§[aqhc]\d/.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
   }
@@ -274,6 +279,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   if (st.constraints.slice(before).some((k) => k.kind === "leverage_escalate"))
     scan(c, /\b(?:if|when|whenever|in case)\b(?=[^,;]*\b(?:higher|above|over|more|beyond|exceed\w*)\b)|\bleverage\b/gi, () => undefined);
   if (!capClause) parseEscalateOn(c, st, rule);
+  if (parseMarketPhrases(c, st, rule)) return [];
   if (parseExhaustive(c, st, rule)) return [];
   parseExcept(c, st, rule);
   let negative = false;

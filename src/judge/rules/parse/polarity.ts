@@ -9,6 +9,7 @@ import { consume, scan, unexplained, type Clause } from "../text";
 import { hasAny, SENDER_REF, takeItems, type Items } from "./items";
 import { routeAssets } from "./routes";
 import { ESCALATE_RE } from "./amounts";
+import { subKindsAt, topicAfter } from "./market-scope";
 import { add, uniq, type ParseState } from "./state";
 
 export const NEG_RE =
@@ -59,7 +60,8 @@ const VERBS: Verb[] = [
   { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:(?:company|treasury|client|customer|team|dao|project|our|the|my)(?:['’]s)?\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*|\bmovements?\s+of\s+(?:any\s+)?(?:[A-Za-z][A-Za-z0-9]{1,9})\s+(?:out|off)\b(?:\s+of\b)?/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:pay(?:s|ing|ments?)?|paid)\b(?:\s+out)?|\bpayouts?\b|\breimburs\w*|\brefund(?:s|ed|ing)?\b(?:\s+(?:the\s+)?(?:rent|security)\s+deposits?\b)?|\bsettle\s+invoices\b|\btop(?:s|ped|ping)?[- ]?ups?\b(?!\s+(?:of\s+)?(?:the\s+)?(?:isolated\s+|cross\s+)?margin)/gi, pos: ["transfer", "payment"], neg: ["payment", "transfer"], listy: false, label: "payments" },
   { re: /\bswap(?:s|ping|ped)?\b|\bconvert(?:s|ing|ed)?\b|\bexchang(?:e|es|ing)\b(?!\s+deposit)|\brebalanc\w*/gi, pos: ["swap"], neg: ["swap"], listy: true, label: "swaps" },
-  { re: /\bbet(?:s|ting)?\b|\bwager\w*/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
+  // "participate only in markets on ...": taking part in markets is betting on them.
+  { re: /\bbet(?:s|ting)?\b|\bwager\w*|\bparticipat\w*(?=\s+(?:only\s+|exclusively\s+|solely\s+)?in\s+(?:(?:the|these|those)\s+)?(?:[\w-]+\s+){0,3}markets?\b)/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
   // Buying or selling a token may happen as an order or as a swap, depending on the venue.
   { re: /\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bpurchas\w*/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
   { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\b(?:open|take|hold|put on|build)\s+(?:(?:long|short|new|small|directional)\s+)?(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b|\bclos(?:e|es|ing)\b(?=\s+(?:\w+\s+){0,3}(?:positions?|longs?|shorts?|trades?))/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
@@ -90,21 +92,37 @@ export function parseEscalateOn(c: Clause, st: ParseState, rule: string): void {
 
 /** Topic lists for prediction markets: "US politics markets only", "bet only on NBA Finals 2026 markets". */
 function takeTopic(c: Clause, st: ParseState): string[] {
-  if (!st.prediction) return [];
+  // Rules that never say "Polymarket" or "bet" still describe markets ("buy only in the markets about the price of
+  // bitcoin"): the description after "markets" is read there too, or its words would be silently ignored.
+  const described = /\bmarkets?\s+(?:on|about|covering|concerning|regarding|related\s+to|tied\s+to|involving)\b/i.test(c.text);
+  if (!st.prediction && !described) return [];
   const topics: string[] = [];
   scan(c, /\bmarkets?\b/gi, (m) => {
     // Walk back over unconsumed words to the previous consumed text or punctuation.
     let start = m.index;
     while (start > 0 && !c.used[start - 1] && !/[,;:()]/.test(c.text[start - 1])) start--;
     const words = c.text.slice(start, m.index).split(/\s+/).filter(Boolean);
-    while (words.length && /^(only|on|in|into|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|im|i'm|we're|were|interested|markets?|allowed|permitted|approved|eligible|whitelisted|allowlisted)$/i.test(words[0])) words.shift();
+    while (words.length && /^(only|just|on|in|into|the|bet|bets|trade|trading|to|of|about|for|and|may|you|can|im|i'm|we're|were|interested|markets?|allowed|permitted|approved|eligible|whitelisted|allowlisted)$/i.test(words[0])) words.shift();
     // "nba finals + stanley cup": each side of "+", "&", "and", "or", "/" is its own category.
     const parts = words.join(" ").split(/\s*(?:\+|&|\/|,|\band\b|\bor\b)\s*/).map((p) => p.trim()).filter(Boolean);
-    if (parts.length === 0 || parts.some((p) => p.split(" ").length > 6) || words.length > 10 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
+    // "only in markets on the 2026 midterms (House, Senate ...)": the description follows "markets".
+    if (parts.length === 0 || !st.prediction) {
+      if (parts.length > 0) return false;
+      const after = topicAfter(c, m.index + m[0].length);
+      if (!after) return false;
+      topics.push(...after.topics);
+      consume(c, start, m.index);
+      consume(c, after.start, after.end);
+      return;
+    }
+    if ( parts.some((p) => p.split(" ").length > 6) || words.length > 10 || words.some((w) => /^(no|not|never|except|unless|other|any|all)$/i.test(w))) return false;
     // "Prediction-market mandate": the name of the policy, not a category of markets.
     if (words.some((w) => /-$|^(?:prediction|polymarket|kalshi|betting)$/i.test(w)) || /^\S*\s*(?:mandate|policy|rules|bot|agent|config|desk)\b/i.test(c.text.slice(m.index + m[0].length))) return false;
-    topics.push(...(parts.length > 1 ? parts : [words.join(" ")]));
+    // "entertainment markets (Oscars, Grammys, box office)": the kinds the category covers.
+    const subs = parts.length === 1 ? subKindsAt(c, m.index + m[0].length) : null;
+    topics.push(...(parts.length > 1 ? parts : [subs ? `${words.join(" ")} (${subs.text})` : words.join(" ")]));
     consume(c, start, m.index);
+    if (subs) consume(c, subs.start, subs.end);
   });
   return topics;
 }

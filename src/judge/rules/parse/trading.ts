@@ -53,7 +53,7 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
     add(st, { kind: "side", allowed: m[1].toLowerCase() === "sell" ? "buy" : "sell", escalate: true, rule });
   });
   // "Never sell", "selling is not allowed", "buy-only": one side of the book only.
-  scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\b(?!\s+(?:more|above|over|at|below|under|than|any\s+\w+\s+(?:more|above)))(?=\s*(?:[,;.]|$|orders?\b|anything\b))|\b(sell|buy)(?:ing|s)?\s+(?:orders?\s+)?(?:is|are)\s+(?:not allowed|not permitted|forbidden|prohibited|banned)\b|\b(buy|sell)[- ]only\b`, "gi"), (m) => {
+  scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\b(?!\s+(?:more|above|over|at|below|under|than|any\s+\w+\s+(?:more|above)))(?=\s*(?:[,;.]|$|orders?\b|anything\b))|\b(sell|buy)(?:ing|s)?\s+(?:orders?\s+)?(?:is|are)\s+(?:not allowed|not permitted|forbidden|prohibited|banned)\b|\b(buy|sell)[- ]only\b(?!\s+(?:in|on|from|at|into|the|these|those|markets?)\b)`, "gi"), (m) => {
     const side = (m[1] ?? m[2] ?? m[3]).toLowerCase();
     const denied = m[3] ? (side === "buy" ? "sell" : "buy") : side;
     add(st, { kind: "side", allowed: denied === "sell" ? "buy" : "sell", rule });
