@@ -12,12 +12,14 @@
  * The lexicons hold strong words only: weak ones ("game", "final", "match") never decide "out".
  */
 
+import { TOPICS } from "./vocab";
+
 export type TopicCat = "sports" | "politics" | "crypto" | "economics" | "weather" | "entertainment";
 
 /** Words that place a question in a category on their own. */
 const STRONG: Record<TopicCat, RegExp> = {
   sports:
-    /\b(?:nba|wnba|nfl|nhl|mlb|mls|ufc|ncaa|f1|formula (?:1|one)|fifa|uefa|world cup|super bowl|stanley cup|world series|olympics?|olympic games|premier league|champions league|europa league|la liga|serie a|bundesliga|ligue 1|wimbledon|grand slam|grand prix|march madness|all-star|playoffs?|touchdowns?|lakers|celtics|warriors|knicks|nuggets|yankees|dodgers|chiefs|eagles|oilers|real madrid|barcelona|soccer|football|basketball|baseball|hockey|tennis|golf|boxing|cricket|rugby)\b/i,
+    /\b(?:nba|wnba|nfl|nhl|mlb|mls|ufc|ncaa|f1|formula (?:1|one)|fifa|uefa|world cup|super bowl|stanley cup|world series|olympics?|olympic games|premier league|champions league|europa league|fa cup|la liga|serie a|bundesliga|ligue 1|arsenal|chelsea|liverpool|juventus|wimbledon|grand slam|grand prix|march madness|all-star|playoffs?|touchdowns?|lakers|celtics|warriors|knicks|nuggets|yankees|dodgers|chiefs|eagles|oilers|real madrid|barcelona|soccer|football|basketball|baseball|hockey|tennis|golf|boxing|cricket|rugby)\b/i,
   politics:
     /\b(?:elections?|elected|electoral|midterms?|primar(?:y|ies)|presidential|president|senate|senators?|congress(?:ional)?|governor(?:s|ship)?|gubernatorial|mayor(?:al)?|parliament(?:ary)?|prime minister|nominees?|nomination|democrats?|democratic|republicans?|gop|conservatives|labour|tories|ballot|impeach\w*|approval rating|supreme court|white house)\b/i,
   crypto: /\b(?:bitcoin|btc|ethereum|ether|eth|solana|sol|xrp|dogecoin|doge|cardano|litecoin|crypto(?:currenc(?:y|ies))?|stablecoins?|memecoins?|altcoins?|halving)\b/i,
@@ -27,6 +29,14 @@ const STRONG: Record<TopicCat, RegExp> = {
   entertainment:
     /\b(?:oscars?|academy awards?|best picture|best actor|best actress|grammys?|emmys?|golden globes?|tony awards?|box office|opening weekend|albums?|billboard|hot 100|movies?|films?|netflix|spotify|eurovision)\b/i,
 };
+
+/**
+ * Words naming a central bank or its rates ("Fed", "Federal Reserve", "FOMC", "rate"): a market on a central bank's
+ * rate decision. Narrower than economics: "the Fed's rate decisions" does not take in a CPI or GDP market.
+ */
+export const CENTRAL_BANK_WORDS = /^(?:fed|federal|reserve|fomc|ecb|boe|boj|central|bank|banks|rate|rates|interest|monetary)$/;
+export const CENTRAL_BANK_RATES =
+  /\b(?:fed|fomc|federal reserve|ecb|european central bank|boe|bank of england|boj|bank of japan|central bank|interest rates?|rate (?:cut|hike|decision)s?|(?:cut|cuts|raise|raises|hike|hikes|hold|holds)\s+(?:interest\s+)?rates|deposit facility rate|policy rate)\b/i;
 
 /** Category words an owner writes for a whole category ("sports markets", "not politic"). */
 const CAT_WORDS: Array<[RegExp, TopicCat]> = [
@@ -51,7 +61,7 @@ const SPORT_FAMILIES: Array<[string, RegExp]> = [
   ["nhl", /\b(?:nhl|stanley cup|oilers|maple leafs|bruins|panthers)\b/i],
   ["nfl", /\b(?:nfl|super bowl|chiefs|eagles|49ers|cowboys)\b/i],
   ["mlb", /\b(?:mlb|world series|yankees|dodgers|red sox)\b/i],
-  ["football", /\b(?:fifa|uefa|world cup|champions league|europa league|premier league|la liga|serie a|bundesliga|ligue 1|mls|real madrid|barcelona|soccer)\b/i],
+  ["football", /\b(?:fifa|uefa|world cup|fa cup|champions league|europa league|premier league|la liga|serie a|bundesliga|ligue 1|mls|real madrid|barcelona|arsenal|chelsea|liverpool|manchester (?:united|city)|bayern|psg|juventus|inter milan|soccer)\b/i],
   ["f1", /\b(?:f1|formula (?:1|one)|grand prix)\b/i],
   ["tennis", /\b(?:wimbledon|roland garros|atp|wta)\b/i],
   ["ncaa", /\b(?:ncaa|march madness)\b/i],
@@ -113,7 +123,8 @@ function cats(text: string): Set<TopicCat> {
   return out;
 }
 
-const STOP = /^(?:the|a|an|of|on|in|about|for|to|and|or|any|all|only|markets?|related|around|re|regarding|concerning|covering|stuff|things|ones|type|kind|events?|bets?)$/i;
+// "decisions", "calls", "meetings" are what any market on the subject resolves on, not words its question repeats.
+const STOP = /^(?:the|a|an|of|on|in|about|for|to|and|or|any|all|only|markets?|related|around|re|regarding|concerning|covering|stuff|things|ones|type|kind|events?|bets?|decisions?|calls?|meetings?|announcements?|outcomes?|results?)$/i;
 const COUNTRY_WORDS = /^(?:united|states|us|u\.s\.?|usa|america|american|uk|britain|british|kingdom)$/i;
 /** "price" is where a price will be ("above $5,000", "reach $150k"), not the word itself. */
 const PRICE_Q =
@@ -128,10 +139,12 @@ function stem(w: string): string {
 
 /** Does the question carry this one word of a description? */
 function wordIn(w: string, q: string, qStems: Set<string>): boolean {
-  const l = w.toLowerCase();
+  const l = w.toLowerCase().replace(/['’]s$/, "");
+  if (CENTRAL_BANK_WORDS.test(l)) return CENTRAL_BANK_RATES.test(q);
   if (/^prices?$/.test(l)) return PRICE_Q.test(q);
+  // A whole category: its strong words, or the broader word list the engine has always used for it.
   const cat = catOfWord(l);
-  if (cat) return STRONG[cat].test(q);
+  if (cat) return STRONG[cat].test(q) || (TOPICS[cat]?.test(q) ?? false);
   const coin = COINS.find(([, re]) => re.test(l));
   if (coin) return coin[1].test(q);
   return qStems.has(stem(l)) || qStems.has(l);

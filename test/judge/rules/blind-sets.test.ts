@@ -20,8 +20,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   ["blind5.jsonl", 71, 0.8],
   // blind7: 69 EVM cases (ERC-20, ETH, WETH, Uniswap V3/02/V2, Aave v3) under nine owners' styles; first run 49.3% (ALLOW recall 0/27), tuned on since (69.6%).
   ["blind7.jsonl", 69, 0.65],
-  // blind6: 64 Polymarket CLOB and x402 v2 cases under eight owners' mandates; first run 48.4% (ALLOW recall 2/23), tuned on since (70.3%).
-  ["blind6.jsonl", 64, 0.68],
+  // blind6: 64 Polymarket CLOB and x402 v2 cases under eight owners' mandates; first run 48.4% (ALLOW recall 2/23), tuned on since (81.3%).
+  ["blind6.jsonl", 64, 0.8],
   // blind8: 68 Solana (SOL, SPL/Token-2022, stake program), Jupiter and Starknet cases under eight owners' styles; first run 47.1% (ALLOW recall 0/26), tuned on since (61.8%).
   ["blind8.jsonl", 68, 0.6],
   // blind9: how owners write rules (layout, narrative, spelling) across HL, Base ERC-20, x402 and plain English; first run 46.7%, now 78.3%.

@@ -8,6 +8,7 @@ import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } 
 import { SENDER_REF } from "../parse/items";
 import { marketIdsOfToken, marketListIds } from "./markets";
 import { checkTopicScope } from "./topic-scope";
+import { CENTRAL_BANK_RATES, CENTRAL_BANK_WORDS } from "../topics";
 import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
 
 type Ctx = Record<string, unknown> | null;
@@ -105,14 +106,6 @@ function stemWord(w: string): string {
   s = s.replace(/(?:ners?|ers?|ings?|ed|es|s)$/, "");
   return s.replace(/([bdfglmnprt])\1$/, "$1");
 }
-
-/**
- * Words naming a central bank or its rates ("Fed", "Federal Reserve", "FOMC", "rate"): a market on a central bank's
- * rate decision. Narrower than economics: "the Fed's rate decisions" does not take in a CPI or GDP market.
- */
-const CENTRAL_BANK_WORDS = /^(?:fed|federal|reserve|fomc|ecb|boe|boj|central|bank|banks|rate|rates|interest|monetary)$/;
-const CENTRAL_BANK_RATES =
-  /\b(?:fed|fomc|federal reserve|ecb|european central bank|boe|bank of england|boj|bank of japan|central bank|interest rates?|rate (?:cut|hike|decision)s?|(?:cut|cuts|raise|raises|hike|hikes|hold|holds)\s+(?:interest\s+)?rates|deposit facility rate|policy rate)\b/i;
 
 /** "sports" / "US politics" against a market question, via the category word lists. */
 function topicMatch(topic: string, question: string): boolean {
