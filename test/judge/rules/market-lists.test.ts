@@ -82,3 +82,13 @@ describe("a market list kept as a map of entries", () => {
     expect(judge(I, TOK.rba, ctx)).toBe("BLOCK");
   });
 });
+
+describe("an order-type obligation written as 'are to be'", () => {
+  it("refuses a FOK market order where orders are to be resting limit orders", () => {
+    const I = "Polymarket: only the markets whose slugs are in context.desk_list. Orders are to be resting limit orders (GTC or GTD).";
+    const ctx = { desk_list: ["rba-hike-aug-2027"], markets };
+    expect(judge(I, TOK.rba, ctx)).toBe("ALLOW");
+    expect(judge(I, TOK.rba, ctx, { orderType: "FOK" })).toBe("BLOCK");
+  });
+});
+

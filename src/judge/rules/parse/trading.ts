@@ -143,7 +143,8 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   const bannedAfter = /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted)\b/i.test(after);
   // "limit orders are fine" permits without restricting; a restriction needs "only", "must", "use", "always".
   // A config line ("order types: GTC", "tif: GTC, GTD") lists the allowed ones.
-  const restricting = /\b(?:only|must|should|always|use|using|exclusively|required|require|need|needs)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(c.text);
+  // "Orders are to be resting limit orders (GTC or GTD)", "shall be": obligations as much as "must".
+  const restricting = /\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(c.text);
   if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
   else if (restricting) {
     // "Limit orders only: no trigger orders": a later type under its own negation is denied, not allowed.
