@@ -49,6 +49,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // (Hyperliquid, Polymarket, Base / Arbitrum, Solana, Starknet; seven styles); written before reading the engine, first
   // run 55.6% with 1 unsafe ALLOW (a purpose's market category ignored), fixed before landing; 100% after.
   ["blind13.jsonl", 45, 0.97],
+  // blind11 and blind17: sealed in session 19, each written by an engineer who never read the engine or the other
+  // sets, kept off main and run once at the end: 46.7% / 53.3% on the round's starting engine, 50.0% / 53.3% on its
+  // final one (ALLOW recall 1/36, 0/35), 0 unsafe. Regression floors from here on, no longer held out.
+  ["blind11.jsonl", 90, 0.5],
+  ["blind17.jsonl", 90, 0.53],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
