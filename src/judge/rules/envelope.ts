@@ -23,7 +23,7 @@
  * The transcript says the clause was set aside because the action is inside every bound it states.
  */
 import type { ActionView, Constraint, Period } from "./types";
-import { checkCap } from "./checks/amounts";
+import { checkCap, measure } from "./checks/amounts";
 import { asSymbol } from "./parse/state";
 import { CHAINS, USD_STABLES, VENUES } from "./vocab";
 
@@ -128,12 +128,10 @@ export function insideEveryBound(text: string, view: ActionView, ctx: Ctx): bool
     const limit = Math.min(...figures.filter((f) => f.unit === unit).map((f) => f.value));
     const caps: Cap[] = [{ kind: "cap", limit: { value: limit, unit }, period: "action", scope: "any", strict: false, rule: clause }];
     for (const period of periods) caps.push({ kind: "cap", limit: { value: limit, unit }, period, scope: "any", strict: false, rule: clause, subject: "spent", counterRef });
-    for (const cap of caps) {
-      // A figure of this action in the unit must exist: a cap on another token does not measure it here.
-      const probe = checkCap({ ...cap, period: "action", limit: { value: -1, unit } }, view, ctx);
-      if (probe.length === 0 || probe.some((f) => f.type !== "violation")) return false;
-      if (checkCap(cap, view, ctx).length > 0) return false;
-    }
+    // A figure of this action in the unit must exist: a cap on another token does not measure it here.
+    const figuresHere = measure(view, unit, ctx);
+    if (figuresHere.length === 0 || figuresHere.some((i) => i.value === null)) return false;
+    for (const cap of caps) if (checkCap(cap, view, ctx).length > 0) return false;
     if (view.orders.length && !SIZE_WORDS.test(clause)) {
       const dollars = unit === "USD" || USD_STABLES.has(unit);
       if (!dollars || view.orders.some((o) => o.price === null || o.price > limit)) return false;
