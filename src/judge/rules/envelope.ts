@@ -25,6 +25,7 @@
 import type { ActionView, Constraint, Period } from "./types";
 import { checkCap, measure } from "./checks/amounts";
 import { asSymbol } from "./parse/state";
+import { related } from "./relevance";
 import { CHAINS, USD_STABLES, VENUES } from "./vocab";
 
 type Ctx = Record<string, unknown> | null;
@@ -115,7 +116,7 @@ export function insideEveryBound(text: string, view: ActionView, ctx: Ctx): bool
   // Assets, venues or chains the clause names may scope it: the action must be on one of them.
   const named = namedScope(clause);
   const own = view.assets.map((a) => a.toUpperCase());
-  if (named.assets.length && (own.length === 0 || !own.every((a) => named.assets.some((n) => a === n || a.includes(n) || n.includes(a))))) return false;
+  if (named.assets.length && (own.length === 0 || !own.every((a) => named.assets.some((n) => related(a, n))))) return false;
   if (named.places.length && !named.places.some((p) => p === view.venue || p === view.chain)) return false;
   const figures = moneyFigures(clause);
   if (!figures || figures.length === 0) return false;

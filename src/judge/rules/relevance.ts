@@ -70,7 +70,8 @@ function namedAssets(clause: string): string[] {
   return out;
 }
 
-const related = (a: string, b: string): boolean => a === b || a.includes(b) || b.includes(a);
+/** One asset in two spellings: ETH and WETH or wstETH, USDC and USDC.E. */
+export const related = (a: string, b: string): boolean => a === b || a.includes(b) || b.includes(a);
 
 /** True when the clause limits only assets the action does not touch (see above). */
 export function assetForeign(clause: string, actionAssets: readonly string[], orders = false): boolean {
