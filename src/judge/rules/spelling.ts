@@ -55,8 +55,35 @@ function correct(word: string): string {
   return word;
 }
 
+/**
+ * Function words that close, negate or except a rule ("nothign else", "withdrawals are nto allowed", "exept to X").
+ * Left as typed they were read as names and silently ignored, so "nto allowed" permitted what it forbids. A
+ * swapped pair of letters, or one letter dropped from a longer word, is read as the word: each target only
+ * restricts, so a wrong correction can only hold an action back. Real words one edit away are kept.
+ */
+const CLOSED = "never not nothing nobody none only except unless without other else cannot".split(" ");
+const CLOSED_SET = new Set(CLOSED);
+const REAL_NEAR_CLOSED = new Set("ont ever noting ther othe one once ones nose note tone eels".split(" "));
+
+function swapsTo(lw: string, v: string): boolean {
+  if (lw.length !== v.length) return false;
+  let i = 0;
+  while (i < lw.length && lw[i] === v[i]) i++;
+  return i < lw.length - 1 && lw[i] === v[i + 1] && lw[i + 1] === v[i] && lw.slice(i + 2) === v.slice(i + 2);
+}
+const dropsFrom = (lw: string, v: string): boolean => v.length >= 5 && lw.length === v.length - 1 && [...v].some((_, k) => v.slice(0, k) + v.slice(k + 1) === lw);
+
+function correctClosed(word: string): string {
+  const lw = word.toLowerCase();
+  if (lw.length < 3 || CLOSED_SET.has(lw) || REAL_NEAR_CLOSED.has(lw)) return word;
+  const hit = CLOSED.find((v) => swapsTo(lw, v) || (lw.length >= 4 && dropsFrom(lw, v)));
+  if (!hit) return word;
+  return word === word.toUpperCase() ? hit.toUpperCase() : hit;
+}
+
 export function normaliseSpelling(raw: string): string {
   let s = raw;
+  s = s.replace(/\b[a-z]{3,9}\b/gi, (w) => correctClosed(w));
   // "ok so this wallet pays our freelancers  dont send more then 750": a double space ends a sentence.
   s = s.replace(/(?<=[a-z0-9])[ \t]{2,}(?=[a-z])/g, ". ");
   s = s.replace(/\b[a-z]{5,}\b/gi, (w) => (/^[a-z]+$/.test(w) ? correct(w) : w));

@@ -54,6 +54,10 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // final one (ALLOW recall 1/36, 0/35), 0 unsafe. Regression floors from here on, no longer held out.
   ["blind11.jsonl", 90, 0.5],
   ["blind17.jsonl", 90, 0.53],
+  // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
+  // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
+  // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
+  ["blind20.jsonl", 36, 0.86],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -24,7 +24,7 @@ function applies(c: { activities: Activity[] }, view: ActionView): Activity[] {
 }
 
 /** The values of one dimension the action shows, for the activities in play; null entries are unknown. */
-function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false, internalNamed = false): Array<string | null> | "n/a" {
+function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false, internalNamed = false, undelegateNamed = false): Array<string | null> | "n/a" {
   switch (dim) {
     case "asset": {
       if (acts.every((a) => a === "cancel")) return "n/a";
@@ -68,7 +68,9 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplici
     case "marketType":
       return view.orders.length ? view.orders.map((o) => o.marketType) : "n/a";
     case "recipient": {
-      const moving = acts.filter((a) => MOVING.includes(a));
+      // "undelegate only from the validators in context.jailed": a list the rule binds to undelegating names the
+      // validators it may leave. Undelegating pays no one, so no other recipient list reaches it.
+      const moving = acts.filter((a) => MOVING.includes(a) || (a === "undelegate" && undelegateNamed));
       if (moving.length === 0) return "n/a";
       const vals: Array<string | null> = [];
       if (moving.includes("swap") && view.swap) vals.push(view.swap.recipient);
@@ -250,7 +252,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   // "approvals only to context.x": a recipient list the rule binds to approvals names who may spend (never unchecked).
   const grants = (xs: readonly string[]) => xs.includes("approval") || xs.includes("permission");
   const asSpender = c.dim === "recipient" && grants(c.activities) && view.approvals.length > 0 && grants(acts);
-  const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"));
+  const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"), c.activities.includes("undelegate"));
   if (vals === "n/a") return [];
   const missing: string[] = [];
   const set = allowedSet(c, ctx, missing, view.sender ?? null);

@@ -22,6 +22,7 @@ import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
+import { holdTails, isCautionAfterLimit, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
@@ -204,6 +205,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   if (!capClause) parseEscalateOn(c, st, rule);
   if (parseMarketPhrases(c, st, rule)) return [];
   if (parseExhaustive(c, st, rule)) return [];
+  holdTails(c);
   parseExcept(c, st, rule);
   let negative = false;
   scan(c, NEG_RE, () => {
@@ -317,6 +319,7 @@ function parseUncached(intent: string): ParsedIntent {
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
       const from = st.constraints.length;
       const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart, before);
+      settleTails(c, st.constraints.slice(from));
       settleExceptionCap(c, st, from);
       narrowPermissionBans(c, st, from);
       spans.push([from, st.constraints.length]);
@@ -326,9 +329,11 @@ function parseUncached(intent: string): ParsedIntent {
     if (st.constraints.slice(before).some((k) => k.kind === "beneficiary" || ((k.kind === "allow" || k.kind === "deny") && ["recipient", "spender", "contract"].includes(k.dim))))
       for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
     clauses.forEach((c, i) => {
+      const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
+      tolerateLeftovers(c, st.constraints, produced);
+      if (produced.length === 0) isCautionAfterLimit(c, st.constraints.slice(before, spans[i][0]));
       const left = uniq(unexplained(c).map((w) => restore(w, refs)).filter(Boolean));
       const raw = unexplained(c);
-      const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
       // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.
       const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(withoutIdentifiers(c.text));
       const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, withoutIdentifiers(c.text), produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));

@@ -1,0 +1,135 @@
+/**
+ * Words a careful reader may leave, because a constraint the same clause produced already carries their role:
+ *
+ * - a restated limit word with no figure of its own beside a cap ("each order under 2.5k, thats the ceiling");
+ * - a restated closer beside an allowlist of the kind it names ("only to the wallets in context.x and to no other
+ *   wallet", "only pay api.x.example, nobody else", "token: USDC # nothing else, ever");
+ * - a reason after a prohibition ("don't add api wallets, got burned that way last year", "never bridge, because
+ *   the bridges get hacked");
+ * - a caution beside a limit ("leverage up to 5x is fine dont go nuts", "don't get greedy");
+ * - "more with my ok" after a per-action cap: above the cap a human decides (the cap becomes that threshold).
+ *
+ * Everything else stays unread and holds the action: a second figure, "except", "unless", "if", "but", "without",
+ * a negation that is not one of these shapes, another asset or activity. Each shape is anchored to the clause's
+ * tail and checked against what the clause produced, so a closer beside no list, a limit word beside no cap or a
+ * reason beside a permission (which a condition could narrow) is left for the reader to escalate.
+ */
+import type { Constraint, ListDim } from "../types";
+import { consume, isUsed, type Clause } from "../text";
+import { NEG_RE } from "./polarity";
+
+const NEG_RE_ONE = new RegExp(NEG_RE.source, "i");
+
+type Span = [number, number];
+
+/** The kinds of list a closer's noun may restate ("no other wallet" restates a recipient list). */
+const NOUN_DIMS: Array<[RegExp, ListDim[]]> = [
+  [/^(?:tokens?|assets?|coins?|currenc(?:y|ies)|stablecoins?)$/, ["asset", "assetClass"]],
+  [/^(?:wallets?|address(?:es)?|recipients?|payees?|vendors?|people|persons?|accounts?|counterpart(?:y|ies)|destinations?|validators?|grantees?|contractors?|suppliers?|employees?|one|body)$/, ["recipient", "spender"]],
+  [/^(?:markets?|perps?|pairs?|instruments?)$/, ["market", "asset", "marketType", "topic"]],
+  [/^(?:hosts?|sites?|apis?|services?|providers?|endpoints?|domains?|sellers?|merchants?)$/, ["host", "recipient"]],
+  [/^(?:chains?|networks?)$/, ["chain"]],
+  [/^(?:venues?|exchanges?|protocols?|platforms?|dexe?s?|pools?)$/, ["venue", "contract"]],
+];
+
+const CLOSER_TAIL =
+  /(?:^|,\s*|\s+)(?:and\s+)?(?:(?:to|for|with|on|in|from)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?)(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
+
+interface Held {
+  span: Span;
+  /** A closer restates a list of one of these kinds ("any": every list); a reason needs a prohibition. */
+  role: ListDim[] | "any" | "reason";
+}
+const held = new WeakMap<Clause, Held[]>();
+
+function hold(c: Clause, m: RegExpExecArray | null, role: Held["role"]): void {
+  if (!m || m.index === 0 || isUsed(c, m.index, m.index + m[0].length)) return;
+  consume(c, m.index, m.index + m[0].length);
+  held.set(c, [...(held.get(c) ?? []), { span: [m.index, m.index + m[0].length], role }]);
+}
+
+/**
+ * Before the negation scan: a closer or a reason at the clause's end is taken out provisionally, so "... permitted
+ * only to X and to no other wallet" is read as the permission it is rather than as a prohibition, and "don't add api
+ * wallets, got burned before" as the prohibition without the words that could narrow it. `settleTails` gives the
+ * words back when the clause produced nothing that carries their role.
+ */
+export function holdTails(c: Clause): void {
+  const r = REASON_TAIL.exec(c.text);
+  if (r && NEG_RE_ONE.test(c.text.slice(0, r.index))) hold(c, r, "reason");
+  const m = CLOSER_TAIL.exec(c.text);
+  // "Please no other coins" is a prohibition of its own: a closer only rides on a rule written before it.
+  if (!m || !/[A-Za-z0-9§]/.test(c.text.slice(0, m.index).replace(/\b(?:please|pls|plz|and|so|also|just|but|then|ok|okay)\b/gi, ""))) return;
+  const noun = (m[1] ?? m[2] ?? "").toLowerCase();
+  const dims = noun ? NOUN_DIMS.find(([re]) => re.test(noun))?.[1] : "any";
+  if (dims) hold(c, m, dims);
+}
+
+const listOf = (k: Constraint, dims: ListDim[] | "any"): boolean =>
+  k.kind === "only_listed" || (k.kind === "allow" && (dims === "any" || dims.includes(k.dim)) && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
+
+const carried = (h: Held, produced: Constraint[]): boolean =>
+  h.role === "reason" ? produced.length > 0 && produced.every((k) => k.kind === "forbid" || k.kind === "deny") : produced.some((k) => listOf(k, h.role as ListDim[] | "any"));
+
+export function settleTails(c: Clause, produced: Constraint[]): void {
+  const hs = held.get(c);
+  if (!hs) return;
+  held.delete(c);
+  for (const h of hs) if (!carried(h, produced)) for (let i = h.span[0]; i < h.span[1]; i++) c.used[i] = false;
+}
+
+/** Scan the unconsumed tail of the clause; consume a match only when every character of it is still free. */
+function takeTail(c: Clause, re: RegExp): boolean {
+  const m = re.exec(c.text);
+  if (!m || isUsed(c, m.index, m.index + m[0].length)) return false;
+  consume(c, m.index, m.index + m[0].length);
+  return true;
+}
+
+const CAP_KINDS = new Set<Constraint["kind"]>(["cap", "leverage_cap", "slippage_cap", "escalate_above", "price_cap", "fee_rate_cap"]);
+
+// "thats the ceiling", "that's the hard max", "(hard cap)", "firm limit": the limit word alone, no figure, not "limit orders".
+const LIMIT_RESTATED =
+  /(?:^|[,(\s])\s*(?:(?:that['’]?s|thats|that\s+is|this\s+is|it['’]?s|is)\s+)?(?:as\s+)?(?:the|a|my|our)?\s*(?:hard|firm|absolute|strict|real|upper|top)?\s*(?:ceiling|cap|limit|max(?:imum)?)\s*\)?(?=\s*[,.;!]?\s*$)/i;
+
+// "got rekt that way last year", "because the bridges get hacked": a reason after the rule, to the clause's end.
+const REASON_TAIL =
+  /(?:,\s*|\s+[-(]\s*|\s+)(?:(?:because|cause|cuz|coz|bc|since)\b|(?:(?:we|i)\s+)?(?:got|get|were|was|have\s+been|['’]ve\s+been)\s+(?:rekt|burned|burnt|hacked|drained|wrecked|scammed|rugged|exploited|phished|bitten|stung)\b|(?:learned|learnt)\s+(?:that|this|it)\s+the\s+hard\s+way\b)[^§\d$%]*$/i;
+
+// "dont go nuts", "don't get greedy", "nothing crazy": a caution, not a second limit.
+const CAUTION =
+  /(?:^|,\s*|\s+)(?:(?:but|and|just|so)\s+)?(?:(?:don['’]t|do\s+not|never)\s+(?:go|get|be)\s+(?:too\s+)?(?:nuts|crazy|wild|overboard|greedy|silly|stupid|dumb|reckless|mad|cute|carried\s+away)|nothing\s+(?:crazy|wild|silly|stupid))(?:\s+with\s+(?:it|that|this|size|sizing|leverage))?\s*[.!]*\s*$/i;
+
+// "more with my ok", "bigger ones need my ok": above the cap just read, a human decides.
+const MORE_WITH_OK =
+  /(?:^|,\s*|\s+)(?:and\s+)?(?:anything\s+|any\s+)?(?:more|larger|bigger|higher|above\s+(?:that|this|it)|over\s+(?:that|this|it)|beyond\s+(?:that|this|it))(?:\s+ones)?\s+(?:(?:only\s+)?with|needs?|requires?|after|w)\s+(?:my|our|the\s+owner['’]s|a\s+human['’]s|explicit)\s+(?:ok|okay|approval|sign[- ]?off|go[- ]?ahead|say[- ]?so|permission|consent|blessing)(?:\s+first)?\s*[.!]*\s*$/i;
+
+/**
+ * After a clause was parsed: take out the leftovers whose role a produced constraint carries. `produced` are the
+ * clause's constraints (indices into `cs`, which may be rewritten: a cap followed by "more with my ok").
+ */
+export function tolerateLeftovers(c: Clause, cs: Constraint[], produced: number[]): void {
+  if (produced.length === 0) return;
+  const ks = produced.map((i) => cs[i]).filter(Boolean);
+  const caps = ks.filter((k) => CAP_KINDS.has(k.kind));
+  if (caps.length) {
+    const perAction = produced.filter((i) => cs[i]?.kind === "cap" && (cs[i] as Extract<Constraint, { kind: "cap" }>).period === "action");
+    if (perAction.length === 1 && takeTail(c, MORE_WITH_OK)) {
+      const cap = cs[perAction[0]] as Extract<Constraint, { kind: "cap" }>;
+      cs[perAction[0]] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: false, rule: cap.rule };
+    }
+    takeTail(c, CAUTION);
+    takeTail(c, LIMIT_RESTATED);
+  }
+  // A reason can only be dropped beside a prohibition: reading it or not, the action is forbidden the same.
+  if (ks.every((k) => k.kind === "forbid" || k.kind === "deny")) takeTail(c, REASON_TAIL);
+}
+
+/** A clause that is only a caution ("don't go crazy"), after a clause of the same sentence that produced a limit. */
+export function isCautionAfterLimit(c: Clause, earlier: Constraint[]): boolean {
+  if (!earlier.some((k) => CAP_KINDS.has(k.kind))) return false;
+  const m = CAUTION.exec(c.text);
+  if (!m || isUsed(c, 0, c.text.length) || c.text.slice(0, m.index).trim() !== "") return false;
+  consume(c, 0, c.text.length);
+  return true;
+}
