@@ -80,6 +80,9 @@ describe("a reason after a prohibition", () => {
     expect(judge(I, agent)).toBe("BLOCK");
     expect(judge(I, buy(0, "100000", "0.01"))).toBe("ALLOW");
   });
+  it("a reason that could be a rule of its own ('only', an asset) stays unread", () => {
+    expect(unread("BTC perps only. never bridge, cuz only the mainnet pool is audited").length).toBeGreaterThan(0);
+  });
   it("after a permission it stays unread (a 'because' there could narrow what is allowed)", () => {
     const P = "You may withdraw USDC, because the hot wallet only holds what we trade with";
     expect(unread(P).length).toBeGreaterThan(0);
@@ -106,6 +109,32 @@ describe("'more with my ok' after a cap", () => {
     expect(unread(I)).toEqual([]);
     expect(judge(I, buy(0, "100000", "0.015"))).toBe("ALLOW");
     expect(judge(I, buy(0, "100000", "0.03"))).toBe("ESCALATE");
+  });
+});
+
+describe("'anything bigger needs my approval' after a cap", () => {
+  const I = "BTC perps. orders up to 1k usd, anything bigger needs my approval";
+  it("is the threshold for a human, and never a permission to approve tokens", () => {
+    expect(unread(I)).toEqual([]);
+    expect(judge(I, buy(0, "100000", "0.005"))).toBe("ALLOW");
+    expect(judge(I, buy(0, "100000", "0.02"))).toBe("ESCALATE");
+    const approve = { chainId: 1, from: PAYEE, to: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", value: "0", data: "0x095ea7b3" + STRANGER.slice(2).padStart(64, "0") + "f".repeat(64) };
+    const alone = "orders up to 1k usd, anything bigger needs my approval";
+    expect(parseIntent(alone).permitted).not.toContain("approval");
+    expect(judge(alone, approve, {}, "evm")).not.toBe("ALLOW");
+  });
+  it("after a cap per day (not per order) it is not read past", () => {
+    expect(unread("BTC perps. max 2k usd per day, more with my ok").length).toBeGreaterThan(0);
+  });
+});
+
+describe("a comment restating a list", () => {
+  it("'# the only destination' after a recipient list adds nothing", () => {
+    const I = "USDC payments allowed\nrecipient: context.cold   # the only destination";
+    const ctx = { cold: [PAYEE] };
+    expect(unread(I)).toEqual([]);
+    expect(verdict(I, usdc(100, PAYEE), ctx)).toBe("ALLOW");
+    expect(verdict(I, usdc(100, STRANGER), ctx)).toBe("BLOCK");
   });
 });
 

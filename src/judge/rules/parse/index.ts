@@ -319,7 +319,7 @@ function parseUncached(intent: string): ParsedIntent {
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
       const from = st.constraints.length;
       const acts = parseClause(c, st, shorten(quote || rule), s, i === 0, inherit, prevStart, before);
-      settleTails(c, st.constraints.slice(from));
+      settleTails(c, st.constraints, from);
       settleExceptionCap(c, st, from);
       narrowPermissionBans(c, st, from);
       spans.push([from, st.constraints.length]);

@@ -17,6 +17,7 @@
 import type { Constraint, ListDim } from "../types";
 import { consume, isUsed, type Clause } from "../text";
 import { NEG_RE } from "./polarity";
+import { isLimiting } from "./reading";
 
 const NEG_RE_ONE = new RegExp(NEG_RE.source, "i");
 
@@ -26,19 +27,24 @@ type Span = [number, number];
 const NOUN_DIMS: Array<[RegExp, ListDim[]]> = [
   [/^(?:tokens?|assets?|coins?|currenc(?:y|ies)|stablecoins?)$/, ["asset", "assetClass"]],
   [/^(?:wallets?|address(?:es)?|recipients?|payees?|vendors?|people|persons?|accounts?|counterpart(?:y|ies)|destinations?|validators?|grantees?|contractors?|suppliers?|employees?|one|body)$/, ["recipient", "spender"]],
+  [/^(?:ones?|list)$/, ["asset", "assetClass", "recipient", "spender", "market", "marketType", "topic", "host", "chain", "venue", "contract"]],
   [/^(?:markets?|perps?|pairs?|instruments?)$/, ["market", "asset", "marketType", "topic"]],
   [/^(?:hosts?|sites?|apis?|services?|providers?|endpoints?|domains?|sellers?|merchants?)$/, ["host", "recipient"]],
   [/^(?:chains?|networks?)$/, ["chain"]],
   [/^(?:venues?|exchanges?|protocols?|platforms?|dexe?s?|pools?)$/, ["venue", "contract"]],
 ];
 
+// "nobody else", "and to no other wallet", "nothing beyond those", "# the only destination", at the clause's end.
 const CLOSER_TAIL =
-  /(?:^|,\s*|\s+)(?:and\s+)?(?:(?:to|for|with|on|in|from)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?)(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
+  /(?:^|,\s*|\s+)(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+))(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
 
 interface Held {
   span: Span;
-  /** A closer restates a list of one of these kinds ("any": every list); a reason needs a prohibition. */
-  role: ListDim[] | "any" | "reason";
+  /**
+   * A closer restates a list of one of these kinds ("any": every list); a reason needs a prohibition; "more with my
+   * ok" needs one per-action cap, which it turns into the threshold above which a human decides.
+   */
+  role: ListDim[] | "any" | "reason" | "human-above";
 }
 const held = new WeakMap<Clause, Held[]>();
 
@@ -56,11 +62,12 @@ function hold(c: Clause, m: RegExpExecArray | null, role: Held["role"]): void {
  */
 export function holdTails(c: Clause): void {
   const r = REASON_TAIL.exec(c.text);
-  if (r && NEG_RE_ONE.test(c.text.slice(0, r.index))) hold(c, r, "reason");
+  if (r && inertReason(r[0]) && NEG_RE_ONE.test(c.text.slice(0, r.index))) hold(c, r, "reason");
+  hold(c, MORE_WITH_OK.exec(c.text), "human-above");
   const m = CLOSER_TAIL.exec(c.text);
   // "Please no other coins" is a prohibition of its own: a closer only rides on a rule written before it.
   if (!m || !/[A-Za-z0-9§]/.test(c.text.slice(0, m.index).replace(/\b(?:please|pls|plz|and|so|also|just|but|then|ok|okay)\b/gi, ""))) return;
-  const noun = (m[1] ?? m[2] ?? "").toLowerCase();
+  const noun = (m[1] ?? m[2] ?? m[3] ?? "").toLowerCase();
   const dims = noun ? NOUN_DIMS.find(([re]) => re.test(noun))?.[1] : "any";
   if (dims) hold(c, m, dims);
 }
@@ -68,14 +75,31 @@ export function holdTails(c: Clause): void {
 const listOf = (k: Constraint, dims: ListDim[] | "any"): boolean =>
   k.kind === "only_listed" || (k.kind === "allow" && (dims === "any" || dims.includes(k.dim)) && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
 
-const carried = (h: Held, produced: Constraint[]): boolean =>
-  h.role === "reason" ? produced.length > 0 && produced.every((k) => k.kind === "forbid" || k.kind === "deny") : produced.some((k) => listOf(k, h.role as ListDim[] | "any"));
+const perActionCaps = (cs: Constraint[], from: number): number[] =>
+  cs.map((k, i) => (i >= from && k.kind === "cap" && k.period === "action" ? i : -1)).filter((i) => i >= 0);
 
-export function settleTails(c: Clause, produced: Constraint[]): void {
+function carried(h: Held, cs: Constraint[], from: number): boolean {
+  const produced = cs.slice(from);
+  if (h.role === "reason") return produced.length > 0 && produced.every((k) => k.kind === "forbid" || k.kind === "deny");
+  if (h.role === "human-above") return perActionCaps(cs, from).length === 1;
+  const dims = h.role;
+  return produced.some((k) => listOf(k, dims));
+}
+
+/** After the clause was parsed (its constraints are `cs` from `from` on): keep what a constraint carries, give back the rest. */
+export function settleTails(c: Clause, cs: Constraint[], from: number): void {
   const hs = held.get(c);
   if (!hs) return;
   held.delete(c);
-  for (const h of hs) if (!carried(h, produced)) for (let i = h.span[0]; i < h.span[1]; i++) c.used[i] = false;
+  for (const h of hs) {
+    if (!carried(h, cs, from)) {
+      for (let i = h.span[0]; i < h.span[1]; i++) c.used[i] = false;
+    } else if (h.role === "human-above") {
+      const i = perActionCaps(cs, from)[0];
+      const cap = cs[i] as Extract<Constraint, { kind: "cap" }>;
+      cs[i] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: false, rule: cap.rule };
+    }
+  }
 }
 
 /** Scan the unconsumed tail of the clause; consume a match only when every character of it is still free. */
@@ -96,6 +120,15 @@ const LIMIT_RESTATED =
 const REASON_TAIL =
   /(?:,\s*|\s+[-(]\s*|\s+)(?:(?:because|cause|cuz|coz|bc|since)\b|(?:(?:we|i)\s+)?(?:got|get|were|was|have\s+been|['’]ve\s+been)\s+(?:rekt|burned|burnt|hacked|drained|wrecked|scammed|rugged|exploited|phished|bitten|stung)\b|(?:learned|learnt)\s+(?:that|this|it)\s+the\s+hard\s+way\b)[^§\d$%]*$/i;
 
+/** Narrative words a reason may carry ("got drained that way before", "last year"). */
+const STORY = /^(?:before|last|ago|once|twice|years?|months?|weeks?|days?|times?|since|because|cause|cuz|coz|bc)$/i;
+
+/**
+ * A reason is dropped only when nothing in it could be a rule of its own: no limiting word, asset, venue or chain
+ * ("never short, since we only go long on BTC" keeps its "only ... BTC" unread).
+ */
+const inertReason = (tail: string): boolean => (tail.match(/[A-Za-z][A-Za-z'’-]*/g) ?? []).every((w) => STORY.test(w) || !isLimiting(w));
+
 // "dont go nuts", "don't get greedy", "nothing crazy": a caution, not a second limit.
 const CAUTION =
   /(?:^|,\s*|\s+)(?:(?:but|and|just|so)\s+)?(?:(?:don['’]t|do\s+not|never)\s+(?:go|get|be)\s+(?:too\s+)?(?:nuts|crazy|wild|overboard|greedy|silly|stupid|dumb|reckless|mad|cute|carried\s+away)|nothing\s+(?:crazy|wild|silly|stupid))(?:\s+with\s+(?:it|that|this|size|sizing|leverage))?\s*[.!]*\s*$/i;
@@ -113,16 +146,12 @@ export function tolerateLeftovers(c: Clause, cs: Constraint[], produced: number[
   const ks = produced.map((i) => cs[i]).filter(Boolean);
   const caps = ks.filter((k) => CAP_KINDS.has(k.kind));
   if (caps.length) {
-    const perAction = produced.filter((i) => cs[i]?.kind === "cap" && (cs[i] as Extract<Constraint, { kind: "cap" }>).period === "action");
-    if (perAction.length === 1 && takeTail(c, MORE_WITH_OK)) {
-      const cap = cs[perAction[0]] as Extract<Constraint, { kind: "cap" }>;
-      cs[perAction[0]] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: false, rule: cap.rule };
-    }
     takeTail(c, CAUTION);
     takeTail(c, LIMIT_RESTATED);
   }
   // A reason can only be dropped beside a prohibition: reading it or not, the action is forbidden the same.
-  if (ks.every((k) => k.kind === "forbid" || k.kind === "deny")) takeTail(c, REASON_TAIL);
+  const r = REASON_TAIL.exec(c.text);
+  if (r && inertReason(r[0]) && ks.every((k) => k.kind === "forbid" || k.kind === "deny")) takeTail(c, REASON_TAIL);
 }
 
 /** A clause that is only a caution ("don't go crazy"), after a clause of the same sentence that produced a limit. */
