@@ -42,6 +42,15 @@ function wordsToNumber(text: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** The figure a text starts with, in digits ("1,500 dollars") or words ("one thousand five hundred, ..."). */
+export function leadingNumber(text: string): { value: number; length: number } | null {
+  const digits = /^\d[\d,]*(?:\.\d+)?(?![\d.])/.exec(text);
+  if (digits) return { value: Number(digits[0].replace(/,/g, "")), length: digits[0].length };
+  const m = new RegExp(NUMBER_WORDS.source, "i").exec(text);
+  const value = m && m.index === 0 ? wordsToNumber(m[0]) : null;
+  return m && value !== null ? { value, length: m[0].length } : null;
+}
+
 /** What may follow a number word for it to be a quantity. */
 const FOLLOWS_QUANTITY =
   /^\s*(?:%|percent\b|per\s*cent\b|bps\b|basis\b|x\b|times\b|dollars?\b|bucks\b|usd\b|cents?\b|k\b|(?:max(?:imum)?|at most|or less|tops)\b|(?:orders?|trades?|swaps?|payments?|transfers?|calls?|requests?)\s+(?:per|a|each)\b)/i;

@@ -6,6 +6,7 @@
  */
 import { FILLER } from "./vocab";
 import { normaliseNumbers } from "./numbers";
+import { AMBIGUOUS_RE, readSeparators, spokenForms, unitFirst } from "./number-forms";
 import { normaliseOwnerStyles } from "./styles";
 import { normaliseSpelling } from "./spelling";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
@@ -16,9 +17,11 @@ export interface Refs {
   quotes: string[];
   hosts: string[];
   ctx: string[];
+  /** Figures with two readings ("1.500"), held so that no figure reader takes either (number-forms.ts). */
+  numbers: string[];
 }
 
-export const PH_RE = /§([aqhc])(\d+)/g;
+export const PH_RE = /§([aqhcn])(\d+)/g;
 
 export interface Clause {
   /** Sentence the clause belongs to, with placeholders restored, for quoting. */
@@ -30,7 +33,7 @@ export interface Clause {
 }
 
 export function newRefs(): Refs {
-  return { addresses: [], quotes: [], hosts: [], ctx: [] };
+  return { addresses: [], quotes: [], hosts: [], ctx: [], numbers: [] };
 }
 
 function hold(list: string[], kind: string, value: string): string {
@@ -53,7 +56,7 @@ const STYLED = new Map<string, string>();
 function normaliseStyles(raw: string): string {
   const hit = STYLED.get(raw);
   if (hit !== undefined) return hit;
-  const out = normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(unwrapLayout(raw)))));
+  const out = normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(unwrapLayout(readSeparators(raw))))));
   if (STYLED.size >= 512) STYLED.delete(STYLED.keys().next().value as string);
   STYLED.set(raw, out);
   return out;
@@ -61,7 +64,7 @@ function normaliseStyles(raw: string): string {
 
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
-  let s = normaliseStyles(raw).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  let s = normaliseStyles(raw).replace(AMBIGUOUS_RE, (_m, n: string) => hold(refs.numbers, "n", n)).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
@@ -150,7 +153,7 @@ export function protect(raw: string, refs: Refs): string {
   s = applyDefinitions(s, refs.quotes);
   s = s.replace(BASE58_RE, (m) => (/\d/.test(m) && /[a-z]/.test(m) && /[A-Z]/.test(m) ? hold(refs.addresses, "a", m) : m));
   s = s.replace(HOST_RE, (m) => (/^\d+(\.\d+)*$/.test(m) ? m : hold(refs.hosts, "h", m.toLowerCase())));
-  s = normaliseNumbers(s);
+  s = unitFirst(normaliseNumbers(spokenForms(s)));
   s = s.replace(/\b(e\.g|i\.e|etc|vs|approx|incl)\./gi, (m) => m.slice(0, -1).replace(/\./g, ""));
   // "(Finance, rev. 3)", "sec. 4", "art. 2": an abbreviation before a number does not end the sentence.
   s = s.replace(/\b(rev|ver|sec|art|para|no|nr)\.\s*(?=\d)/gi, "$1 ");
@@ -189,6 +192,7 @@ export function restore(text: string, refs: Refs): string {
       if (k === "a") return refs.addresses[n] ?? "";
       if (k === "q") return `'${refs.quotes[n] ?? ""}'`;
       if (k === "h") return refs.hosts[n] ?? "";
+      if (k === "n") return refs.numbers[n] ?? "";
       return refs.ctx[n] ?? "";
     })
     .replace(/\s+/g, " ")
@@ -275,7 +279,7 @@ export function scan(c: Clause, re: RegExp, fn: (m: RegExpExecArray) => boolean 
 export function leftoverWords(c: Clause): string[] {
   let out = "";
   for (let i = 0; i < c.text.length; i++) out += c.used[i] ? " " : c.text[i];
-  return out.match(/§[aqhc]\d+|[$]?[A-Za-z0-9][A-Za-z0-9'’._/-]*%?/g) ?? [];
+  return out.match(/§[aqhcn]\d+|[$]?[A-Za-z0-9][A-Za-z0-9'’._/-]*%?/g) ?? [];
 }
 
 /** Leftover words that are not filler: what the parser did not understand. */

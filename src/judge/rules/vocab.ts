@@ -31,7 +31,10 @@ export const NOT_TOKENS = new Set(
     // English words owners write in capitals for emphasis ("any perp EXCEPT memecoins", "NEVER", "ONLY"):
     "except excluding only never none nothing all any every each must shall should may will can cannot do dont " +
     "above below under over than more less most least unless else also just even other others rest fine allowed " +
-    "forbidden banned prohibited required important note warning limit limits rules rule policy section scope"
+    "forbidden banned prohibited required important note warning limit limits rules rule policy section scope " +
+    // Government currencies: a cap written in one measures no token the action moves, so it must stay unread
+    // rather than become a cap in a unit nothing is measured in ("max EUR 500 per payment" over USDC).
+    "eur gbp chf jpy cad aud nzd cny rmb inr brl mxn krw sek nok dkk pln czk huf try zar sgd hkd"
   ).split(" "),
 );
 

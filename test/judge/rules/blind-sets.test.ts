@@ -58,6 +58,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
   ["blind20.jsonl", 36, 0.86],
+  // blind23: 36 cases on how owners write numbers, units and comparisons (European digit groups, a lone "1.500",
+  // the unit first, bps, ranges, "north of five grand", floors, shares of a context figure) over Hyperliquid,
+  // Polymarket, ERC-20 on Base, Uniswap, Aave, Solana and x402; written before reading the engine, first run 44.4%
+  // (ALLOW 2/15), 0 unsafe; 72.2% after number-forms.ts and the range restatements.
+  ["blind23.jsonl", 36, 0.72],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -16,9 +16,9 @@ const AMOUNT_RE = new RegExp(
   "gi",
 );
 
-export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,5}?(?:more than|above|over|beyond|exceed(?:ing)?|in excess of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
+export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,5}?(?:more than|above|over|beyond|exceed(?:ing)?|in excess of|north of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|in excess of|north of|upwards of|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
 const CAP_RE = new RegExp(String.raw`\b(?:${CAP_WORDS})\b`, "gi");
-const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
+const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|in excess of|north of|upwards of|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
 const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
 const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
@@ -348,6 +348,12 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     const sideIn = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     const strict = STRICT.test(capWord) && !/\bat or\b/i.test(capWord);
     const isThreshold = THRESHOLD.test(capWord) || (!capWord && THRESHOLD.test(c.text.slice(preStart, a.start)));
+    // "Payments over 2,500 USDC want a countersign": unclear what happens above it, so the figure and its comparison
+    // stay unread (they had been consumed before this was decided, leaving a bare permission: an unsafe ALLOW).
+    if (!(escalate && (isThreshold || !capWord)) && isThreshold && !NEG_CTX.test(c.text.slice(Math.max(0, preStart - 40), postEnd + 40)) && !inherited) {
+      groupWords.push({ cap: null, period, scope });
+      continue;
+    }
     consume(c, a.start, a.end);
     take(c, cap ?? postCap);
     take(c, budget);
@@ -359,10 +365,6 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       take(c, thr);
       add(st, { kind: "escalate_above", limit: q, scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), rule });
       take(c, escalate);
-    } else if (isThreshold && !NEG_CTX.test(c.text.slice(Math.max(0, preStart - 40), postEnd + 40)) && !inherited) {
-      // "orders above $500" without "no"/"never"/"forbidden": unclear what happens above it; leave it unexplained.
-      groupWords.push({ cap: null, period, scope });
-      continue;
     } else {
       add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, rule });
     }

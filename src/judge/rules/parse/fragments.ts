@@ -77,7 +77,7 @@ export function withoutIdentifiers(text: string): string {
 }
 
 const LIMIT_WORD =
-  /\b(?:only|solely|exclusively|never|no|not|none|nothing|nobody|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|limit(?:s|ed)?|cap(?:s|ped)?|budget|ceiling|allowed|permitted|forbidden|prohibited|banned|above|below|under|over|per|each|require[sd]?|needs?|if|when|until|after|before)\b|n['’]t\b|[$%]|§[aqhc]\d/i;
+  /\b(?:only|solely|exclusively|never|no|not|none|nothing|nobody|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|limit(?:s|ed)?|cap(?:s|ped)?|budget|ceiling|allowed|permitted|forbidden|prohibited|banned|above|below|under|over|per|each|require[sd]?|needs?|if|when|until|after|before)\b|n['’]t\b|[$%]|§[aqhcn]\d/i;
 
 /** Adoption phrases in a title: "(passed by token vote)", "adopted by the council". */
 const ADOPTED = /\(?\s*(?:passed|adopted|ratified|approved|enacted|signed)\s+(?:by|on|via|through|at|in)\s+(?:(?:the|a|an|on-?chain|off-?chain|token|member|members['’]?|holder|council|board|dao|snapshot|multisig|majority|unanimous|simple|quorum)\s+){0,4}(?:vote|votes|council|board|dao|snapshot|multisig|members|holders|committee|governance)\s*\)?/gi;
@@ -113,7 +113,7 @@ export function isLabelFragment(text: string): boolean {
   if (section) {
     const title = section[1] ?? "";
     const words = title.match(/[A-Za-z][\w'’&-]*/g) ?? [];
-    return words.length <= 5 && !/\d|[$%]|§[aqhc]\d/.test(title) && !HEADING_DANGER.test(title) && words.every((w) => !isNamed(w));
+    return words.length <= 5 && !/\d|[$%]|§[aqhcn]\d/.test(title) && !HEADING_DANGER.test(title) && words.every((w) => !isNamed(w));
   }
   if (LIMIT_WORD.test(t) || /\d/.test(t)) return false;
   const words = t.match(/[A-Za-z][\w'’&-]*/g) ?? [];
@@ -144,7 +144,7 @@ export const isAboutTheRules = (text: string): boolean => {
   const m = ABOUT_RULES.exec(text);
   if (!m) return false;
   const rest = text.slice(m[0].length);
-  return !/[\d$%]|§[aqhc]\d/.test(rest) && !(rest.match(/\b[A-Za-z][A-Za-z0-9]{1,9}\b/g) ?? []).some(isNamed);
+  return !/[\d$%]|§[aqhcn]\d/.test(rest) && !(rest.match(/\b[A-Za-z][A-Za-z0-9]{1,9}\b/g) ?? []).some(isNamed);
 };
 
 /** "Whereas the guild's account holds STRK for contributor rewards": a recital gives the background of a resolution. */

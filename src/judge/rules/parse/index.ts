@@ -10,7 +10,7 @@ import { RECIPIENT_WORDS } from "../vocab";
 import { isBackground, isPreamble, labelPrefixEnd } from "./preamble";
 import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parsePriceCap } from "./price";
-import { parsePriceRange, parseRanges } from "./ranges";
+import { parsePriceRange, parseRanges, restatesBound } from "./ranges";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
 import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
@@ -122,7 +122,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   // "Approved by the council", "Mandate ratified by the Treasury DAO": who adopted the rules, not a rule.
   // "(vote #31)", "(proposal 12)": which vote adopted them, not a figure.
   const adopted = c.text.replace(/\(\s*(?:vote|proposal|poll|snapshot|motion|ballot|resolution|ref\.?)\s*(?:no\.?\s*|#)?\d+\s*\)/gi, " ");
-  if (first && RATIFIED.test(adopted) && !LIMITS_SOMETHING.test(adopted.replace(RATIFIED_WORD, " ")) && !/§[aqhc]\d/.test(c.text)) {
+  if (first && RATIFIED.test(adopted) && !LIMITS_SOMETHING.test(adopted.replace(RATIFIED_WORD, " ")) && !/§[aqhcn]\d/.test(c.text)) {
     consume(c, 0, c.text.length);
     return [];
   }
@@ -329,6 +329,7 @@ function parseUncached(intent: string): ParsedIntent {
     if (st.constraints.slice(before).some((k) => k.kind === "beneficiary" || ((k.kind === "allow" || k.kind === "deny") && ["recipient", "spender", "contract"].includes(k.dim))))
       for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
     clauses.forEach((c, i) => {
+      if (i > 0 && restatesBound(c.text, st.constraints.slice(spans[0][0], spans[i][0]))) consume(c, 0, c.text.length);
       const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
       tolerateLeftovers(c, st.constraints, produced);
       if (produced.length === 0) isCautionAfterLimit(c, st.constraints.slice(before, spans[i][0]));

@@ -15,7 +15,7 @@
  */
 
 const RULE_WORD =
-  /\b(?:only|solely|exclusively|never|no|not|none|nothing|nobody|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|will|always|allowed|permitted|forbidden|prohibited|banned|disallowed|restricted|blocked|limit(?:s|ed)?|cap(?:s|ped)?|budget|ceiling|require[sd]?|requirement|needs?|approv\w*|sign[- ]?off|escalat\w*|exceed\w*|above|below|under|beyond|more than|less than|fewer than|if|until|per)\b|n['’]t\b|§[aqhc]\d/i;
+  /\b(?:only|solely|exclusively|never|no|not|none|nothing|nobody|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|will|always|allowed|permitted|forbidden|prohibited|banned|disallowed|restricted|blocked|limit(?:s|ed)?|cap(?:s|ped)?|budget|ceiling|require[sd]?|requirement|needs?|approv\w*|sign[- ]?off|escalat\w*|exceed\w*|above|below|under|beyond|more than|less than|fewer than|if|until|per)\b|n['’]t\b|§[aqhcn]\d/i;
 
 /** A past time, a habit or a history: what the owner did or usually does. */
 const HISTORY =

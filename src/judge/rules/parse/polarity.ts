@@ -233,7 +233,7 @@ function verbPositions(text: string): number[] {
 export function parseNegative(c: Clause, st: ParseState, rule: string): boolean {
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
   const other = OTHER_RE.exec(c.text);
-  if (other && !c.used[other.index] && !/§[aqhc]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
+  if (other && !c.used[other.index] && !/§[aqhcn]\d|\b[A-Z]{2,}\b/.test(c.text.replace(other[0], ""))) {
     const extra = /\b(anyone|anybody|someone|somebody|nobody|no one)\s+else\b|\b(sites?|apps?|books?|address(?:es)?|wallets?|accounts?|recipients?)\b/i.exec(other[0]);
     const noun = (other[1] ?? extra?.[1] ?? extra?.[2] ?? "anything").toLowerCase().replace(/e?s$/, "");
     // "It is forbidden to withdraw or to send the money to other address": with no list anywhere, "other" is every

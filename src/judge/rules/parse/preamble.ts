@@ -42,7 +42,7 @@ const TITLE_LINE =
 const TITLE_DANGER = /\b(?:no|not|never|only|except|unless|max|min|limit|limits|cap|budget|above|below|under|over)\b/i;
 
 export function isPreamble(s: string): boolean {
-  if (TITLE_LINE.test(s) && !TITLE_DANGER.test(s.replace(/\b[Nn]o\.?\s*(?=\d)/g, "")) && !/§[aqhc]\d/.test(s)) return true;
+  if (TITLE_LINE.test(s) && !TITLE_DANGER.test(s.replace(/\b[Nn]o\.?\s*(?=\d)/g, "")) && !/§[aqhcn]\d/.test(s)) return true;
   const text = labelText(s);
   if (/§a\d/.test(s) || LABEL_DANGER.test(text)) return false;
   const words = text.match(/[A-Za-z][\w'-]*/g) ?? [];

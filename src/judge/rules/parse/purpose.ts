@@ -122,7 +122,7 @@ const OPERATOR =
 const WHEN_AWAY =
   /\b(?:when|while|whenever)\s+(?:nobody|no\s+one|none\s+of\s+us|we|i|the\s+team|the\s+desk)\s*(?:is|are|['’]re|['’]s|am)?\s*(?:not\s+)?(?:watching|around|awake|online|asleep|sleeping|away|busy|offline|at\s+(?:the\s+)?(?:desk|screens?|office|computer))(?:\s+(?:the\s+)?(?:screens?|markets?|charts?|desk))?\b/gi;
 const OPERATOR_DANGER =
-  /\b(?:only|solely|exclusively|never|no|not|none|nothing|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|limit\w*|cap\w*|budget|allowed|permitted|forbidden|prohibited|above|below|under|over|per|if|until|after|before|between)\b|n['’]t\b|\d|[$%]|§[aqhc]\d/i;
+  /\b(?:only|solely|exclusively|never|no|not|none|nothing|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|limit\w*|cap\w*|budget|allowed|permitted|forbidden|prohibited|above|below|under|over|per|if|until|after|before|between)\b|n['’]t\b|\d|[$%]|§[aqhcn]\d/i;
 
 export const isOperatorStatement = (text: string): boolean => OPERATOR.test(text) && !OPERATOR_DANGER.test(text.replace(WHEN_AWAY, " "));
 

@@ -7,7 +7,7 @@
  * Read only where the clause says what each action must be (a scope noun: payment, tip, order, bet, swap...), never
  * for what must remain somewhere ("keep at least 500 USDC in the wallet"): that is a balance, and stays unread.
  */
-import type { CapScope } from "../types";
+import type { CapScope, Constraint } from "../types";
 import { consume, parseNumber, scan, type Clause } from "../text";
 import { add, asSymbol, type ParseState } from "./state";
 import { ESCALATE_RE } from "./amounts";
@@ -24,6 +24,8 @@ const SCOPES: Array<[CapScope, RegExp]> = [
 ];
 /** What must remain or be held: a balance floor, not a floor on each action. */
 const BALANCE = /\b(?:keep|kept|leave|left|remain|remains|reserve|balance|buffer|hold|holds|held|maintain)\b/i;
+/** "keep every order between $200 and $1k": the verb bounds each action named right after it, not a balance. */
+const KEEP_EACH = /\b(?:keep|hold)\s+(?:each|every|all|any)\s+(?:orders?|trades?|bets?|payments?|transfers?|payouts?|swaps?|tips?)\b/gi;
 
 function scopeOf(text: string): CapScope | null {
   for (const [s, re] of SCOPES) if (re.test(text)) return s;
@@ -63,7 +65,7 @@ const FLOOR = new RegExp(
 /** Dollar and token amounts: a range gives a cap and a floor, a minimum a floor. */
 export function parseRanges(c: Clause, st: ParseState, rule: string): void {
   // "payments of at least $1k need sign-off": a human threshold (amounts.ts), not a minimum.
-  if (!/\d/.test(c.text) || BALANCE.test(c.text) || new RegExp(ESCALATE_RE.source, "i").test(c.text)) return;
+  if (!/\d/.test(c.text) || BALANCE.test(c.text.replace(KEEP_EACH, " ")) || new RegExp(ESCALATE_RE.source, "i").test(c.text)) return;
   const scope = scopeOf(c.text);
   if (!scope) return;
   // "exclusive", "strictly": the bounds themselves are out; not read (the clause stays unread and escalates).
@@ -78,6 +80,7 @@ export function parseRanges(c: Clause, st: ParseState, rule: string): void {
     add(st, { kind: "cap", limit: { value: hi.value, unit }, period: "action", scope, strict: false, rule });
     add(st, { kind: "floor", limit: { value: lo.value, unit }, scope, rule });
     scopeWords(c);
+    scan(c, KEEP_EACH, () => undefined);
   });
   if (!priceRange) {
     scan(c, FLOOR, (m) => {
@@ -120,4 +123,20 @@ function scopeWords(c: Clause): void {
   scan(c, /\b(?:each|every|any|per|a|one|single|any\s+single)\s+(?:tip|payment|transfer|payout|send|sending|grant|disbursement|order|trade|bet|wager|swap|purchase|invoice|request|call|withdrawal|top[- ]?up)s?\b|\b(?:has|have|must|should|shall|needs?)\s+(?:to\s+)?be\b|\b(?:amounts?|sizes?|values?)\b/gi, () => undefined);
   const m = /\b(?:tips?|payments?|transfers?|payouts?|sends?|grants?|disbursements?|orders?|trades?|bets?|wagers?|swaps?|purchases?)\b/i.exec(c.text);
   if (m && !c.used[m.index]) consume(c, m.index, m.index + m[0].length);
+}
+
+/** "nothing smaller (fees eat it)", "and nothing bigger": a bound said again, in words, after its figure. */
+const RESTATED_BOUND =
+  /^(?:and\s+|or\s+|but\s+)?(?:nothing|none|no\s+(?:orders?|trades?|bets?|payments?|transfers?|swaps?)|not)\s+(smaller|less|lower|below|under|bigger|larger|more|higher|above|over)(?:\s+than\s+(?:that|this|those|these))?(?:\s*\((?![^)]*(?:\d|\bnot?\b|never|only|except|unless|but))[^()]{1,40}\))?\s*$/i;
+
+/**
+ * Does the clause only say again a bound an earlier clause of its sentence gave ("between $200 and $1k, nothing
+ * smaller and nothing bigger")? Only when that earlier clause produced the same side of bound: a lone "nothing
+ * bigger" with no cap before it stays unread.
+ */
+export function restatesBound(text: string, earlier: Constraint[]): boolean {
+  const m = RESTATED_BOUND.exec(text.trim());
+  if (!m) return false;
+  const lower = /^(?:smaller|less|lower|below|under)$/i.test(m[1]);
+  return earlier.some((k) => (lower ? k.kind === "floor" : k.kind === "cap" && k.period === "action"));
 }

@@ -98,7 +98,7 @@ export function isLimiting(word: string, clause = "", produced = false): boolean
   if (MOVES.test(clause) && RECIPIENT.test(lw)) return true;
   // "Pay Alice every Friday": a capitalised name in a clause that pays someone is a payee the rules do not resolve.
   if (PAYS.test(clause) && /^[A-Z][a-z]+$/.test(word) && clause.indexOf(word) > 0 && produced) return true;
-  if (/^§[aqhc]\d+$/.test(word)) return true; // an address, quote, host or context reference nobody used
+  if (/^§[aqhcn]\d+$/.test(word)) return true; // an address, quote, host or context reference nobody used
   // A figure ("2026", "3k", "5%"), not an identifier with digits in it ("SwapRouter02", "V3").
   if (/^[$]?\d[\d,.]*(?:[kmb]|bn|x|%|bps)?$/i.test(word) || /[$%≤≥<>]/.test(word)) return true;
   const w = word.toLowerCase().replace(/['’]s$/, "").replace(/[.]+$/, "");
