@@ -138,6 +138,55 @@ describe("a comment restating a list", () => {
   });
 });
 
+describe("fragments that restate the rule before them, and emphasis after a comma", () => {
+  it("'no more' after a cap, 'not even once' after a ban, ', seriously' after a ban", () => {
+    const I = "BTC and SOL perps. orders up to $500 each, no more. never withdraw, not even once. never bridge funds, seriously";
+    expect(unread(I)).toEqual([]);
+    expect(judge(I, buy(5, "200", "2"))).toBe("ALLOW");
+    expect(judge(I, buy(5, "200", "3"))).toBe("BLOCK");
+    expect(judge(I, withdraw("10"))).toBe("BLOCK");
+  });
+  it("a parenthetical reason after a ban: '(too volatile)'", () => {
+    const I = "perps are fine. Don't touch SOL (too volatile)";
+    expect(unread(I)).toEqual([]);
+    expect(judge(I, buy(5, "200", "1"))).toBe("BLOCK");
+  });
+  it("a fragment with a figure of its own is a second rule, not a restatement", () => {
+    const I = "BTC perps. orders up to $500 each, no more than 3 per day";
+    expect(unread(I).length).toBeGreaterThan(0);
+    expect(judge(I, buy(0, "100000", "0.004"))).not.toBe("ALLOW");
+  });
+  it("emphasis is taken only after a comma or a dash: a final 'ok' stays the permission", () => {
+    expect(parseIntent("withdrawals to context.cold are ok").permitted).toContain("withdrawal");
+  });
+});
+
+describe("words that head or close a list the clause produced", () => {
+  it("a config key naming the list's kind ('chains = ...', 'recipients: ...') adds nothing", () => {
+    const I = "USDC payments are fine\nchains = ethereum, arbitrum\nrecipients: context.payees only";
+    const ctx = { payees: [PAYEE] };
+    expect(unread(I)).toEqual([]);
+    expect(verdict(I, usdc(50, PAYEE), ctx)).toBe("ALLOW");
+    expect(verdict(I, transfer({ asset: "USDC", amount: "50", usd: 50, to: PAYEE }, { chain: "base", chainId: 8453 }), ctx)).toBe("BLOCK");
+  });
+  it("'only' beside a list is not read past while another leftover could be a rule ('variable rate')", () => {
+    expect(unread("borrow: USDC only, variable rate").length).toBeGreaterThan(0);
+  });
+  it("a key word naming another kind than the list produced stays unread", () => {
+    expect(unread("approvals exact, spender = uniswap").length).toBeGreaterThan(0);
+  });
+  it("'no agents' and 'never agents' forbid agent wallets", () => {
+    expect(judge("BTC perps. no agents", agent)).toBe("BLOCK");
+    expect(judge("BTC perps. never agents", agent)).toBe("BLOCK");
+  });
+  it("'isolated or cross both fine' beside a leverage cap says there is no margin rule", () => {
+    const I = "BTC perps. leverage at most 3x, isolated or cross both fine";
+    expect(unread(I)).toEqual([]);
+    expect(judge(I, { type: "updateLeverage", asset: 0, isCross: false, leverage: 3 })).toBe("ALLOW");
+    expect(judge(I, { type: "updateLeverage", asset: 0, isCross: false, leverage: 4 })).toBe("BLOCK");
+  });
+});
+
 describe("a validator list bound to undelegating", () => {
   const KEEP = "0x1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c";
   const LEAVE = "0x2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d";

@@ -22,7 +22,7 @@ import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
-import { holdTails, isCautionAfterLimit, settleTails, tolerateLeftovers } from "./tolerance";
+import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
@@ -332,7 +332,7 @@ function parseUncached(intent: string): ParsedIntent {
       if (i > 0 && restatesBound(c.text, st.constraints.slice(spans[0][0], spans[i][0]))) consume(c, 0, c.text.length);
       const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
       tolerateLeftovers(c, st.constraints, produced);
-      if (produced.length === 0) isCautionAfterLimit(c, st.constraints.slice(before, spans[i][0]));
+      if (produced.length === 0) isRestatementFragment(c, st.constraints.slice(before, spans[i][0]));
       const left = uniq(unexplained(c).map((w) => restore(w, refs)).filter(Boolean));
       const raw = unexplained(c);
       // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.

@@ -22,7 +22,7 @@ export function routeAssets(c: Clause): string[] | null {
 }
 
 const EXHAUSTIVE_RE =
-  /^\s*(?:and\s+)?(?:(?:nothing|no other (?:actions?|activit(?:y|ies)|transactions?|operations?))(?:\s+else)?\s+(?:is|are)?\s*(?:permitted|allowed|ok|okay|authori[sz]ed)|(?:anything|everything)\s+else\s+(?:is\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|off[- ]limits)|no\s+others|(?:nothing|nobody|no[\s-]?one)\s+(?:else|beyond\s+(?:those|these|that|this|them|the\s+list)))(?:,?\s+(?:ever|at\s+all|please|pls|plz|thanks|thx|thank you))?\s*$/i;
+  /^\s*(?:and\s+)?(?:(?:nothing|no other (?:actions?|activit(?:y|ies)|transactions?|operations?))(?:\s+else)?\s+(?:is|are)?\s*(?:permitted|allowed|ok|okay|authori[sz]ed)|(?:anything|everything)\s+else\s+(?:is\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|off[- ]limits)|no\s+others|nothing\s+(?:goes\s+|gets\s+(?:sent|paid)\s+)?to\s+(?:anyone|anybody|any\s+one)\s+else|(?:nothing|nobody|no[\s-]?one)\s+(?:else|beyond\s+(?:those|these|that|this|them|the\s+list)))(?:,?\s+(?:ever|at\s+all|please|pls|plz|thanks|thx|thank you))?\s*$/i;
 
 export function parseExhaustive(c: Clause, st: ParseState, rule: string): boolean {
   let hit = false;

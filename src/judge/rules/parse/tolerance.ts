@@ -15,7 +15,7 @@
  * reason beside a permission (which a condition could narrow) is left for the reader to escalate.
  */
 import type { Constraint, ListDim } from "../types";
-import { consume, isUsed, type Clause } from "../text";
+import { consume, isUsed, scan, unexplained, type Clause } from "../text";
 import { NEG_RE } from "./polarity";
 import { isLimiting } from "./reading";
 
@@ -44,7 +44,7 @@ interface Held {
    * A closer restates a list of one of these kinds ("any": every list); a reason needs a prohibition; "more with my
    * ok" needs one per-action cap, which it turns into the threshold above which a human decides.
    */
-  role: ListDim[] | "any" | "reason" | "human-above";
+  role: ListDim[] | "any" | "reason" | "human-above" | "emphasis";
 }
 const held = new WeakMap<Clause, Held[]>();
 
@@ -63,7 +63,13 @@ function hold(c: Clause, m: RegExpExecArray | null, role: Held["role"]): void {
 export function holdTails(c: Clause): void {
   const r = REASON_TAIL.exec(c.text);
   if (r && inertReason(r[0]) && NEG_RE_ONE.test(c.text.slice(0, r.index))) hold(c, r, "reason");
+  // The closer first: it may end in the same emphasis ("nothing else, ever").
+  holdCloser(c);
   hold(c, MORE_WITH_OK.exec(c.text), "human-above");
+  hold(c, EMPHASIS_TAIL.exec(c.text), "emphasis");
+}
+
+function holdCloser(c: Clause): void {
   const m = CLOSER_TAIL.exec(c.text);
   // "Please no other coins" is a prohibition of its own: a closer only rides on a rule written before it.
   if (!m || !/[A-Za-z0-9§]/.test(c.text.slice(0, m.index).replace(/\b(?:please|pls|plz|and|so|also|just|but|then|ok|okay)\b/gi, ""))) return;
@@ -82,6 +88,7 @@ function carried(h: Held, cs: Constraint[], from: number): boolean {
   const produced = cs.slice(from);
   if (h.role === "reason") return produced.length > 0 && produced.every((k) => k.kind === "forbid" || k.kind === "deny");
   if (h.role === "human-above") return perActionCaps(cs, from).length === 1;
+  if (h.role === "emphasis") return produced.some((k) => k.kind !== "permit");
   const dims = h.role;
   return produced.some((k) => listOf(k, dims));
 }
@@ -118,7 +125,7 @@ const LIMIT_RESTATED =
 
 // "got rekt that way last year", "because the bridges get hacked": a reason after the rule, to the clause's end.
 const REASON_TAIL =
-  /(?:,\s*|\s+[-(]\s*|\s+)(?:(?:because|cause|cuz|coz|bc|since)\b|(?:(?:we|i)\s+)?(?:got|get|were|was|have\s+been|['’]ve\s+been)\s+(?:rekt|burned|burnt|hacked|drained|wrecked|scammed|rugged|exploited|phished|bitten|stung)\b|(?:learned|learnt)\s+(?:that|this|it)\s+the\s+hard\s+way\b)[^§\d$%]*$/i;
+  /(?:,\s*|\s+[-(]\s*|\s+)(?:(?:because|cause|cuz|coz|bc|since)\b|(?:(?:we|i)\s+)?(?:got|get|were|was|have\s+been|['’]ve\s+been)\s+(?:rekt|burned|burnt|hacked|drained|wrecked|scammed|rugged|exploited|phished|bitten|stung)\b|(?:learned|learnt)\s+(?:that|this|it)\s+the\s+hard\s+way\b|for\s+(?:obvious|good|safety|security|tax|compliance|legal|regulatory)\s+reasons\b|\(\s*(?:too|way\s+too|very|super)\s+[a-z]+\s*\))[^§\d$%]*$/i;
 
 /** Narrative words a reason may carry ("got drained that way before", "last year"). */
 const STORY = /^(?:before|last|ago|once|twice|years?|months?|weeks?|days?|times?|since|because|cause|cuz|coz|bc)$/i;
@@ -133,9 +140,76 @@ const inertReason = (tail: string): boolean => (tail.match(/[A-Za-z][A-Za-z'’-
 const CAUTION =
   /(?:^|,\s*|\s+)(?:(?:but|and|just|so)\s+)?(?:(?:don['’]t|do\s+not|never)\s+(?:go|get|be)\s+(?:too\s+)?(?:nuts|crazy|wild|overboard|greedy|silly|stupid|dumb|reckless|mad|cute|carried\s+away)|nothing\s+(?:crazy|wild|silly|stupid))(?:\s+with\s+(?:it|that|this|size|sizing|leverage))?\s*[.!]*\s*$/i;
 
+// "isolated or cross both fine", "either margin mode is ok": says there is no margin rule.
+const NO_MARGIN_RULE =
+  /(?:^|,\s*|\s+)(?:(?:isolated|cross)(?:\s+margin)?\s+(?:or|and|\/)\s+(?:isolated|cross)(?:\s+margin)?|either\s+margin(?:\s+mode)?)\s*,?\s*(?:are\s+|is\s+)?(?:both\s+)?(?:fine|ok|okay|allowed)\s*[.!]*\s*$/i;
+
 // "more with my ok", "bigger ones need my ok": above the cap just read, a human decides.
 const MORE_WITH_OK =
   /(?:^|,\s*|\s+)(?:and\s+)?(?:anything\s+|any\s+)?(?:more|larger|bigger|higher|above\s+(?:that|this|it)|over\s+(?:that|this|it)|beyond\s+(?:that|this|it))(?:\s+ones)?\s+(?:(?:only\s+)?with|needs?|requires?|after|w)\s+(?:my|our|the\s+owner['’]s|a\s+human['’]s|explicit)\s+(?:ok|okay|approval|sign[- ]?off|go[- ]?ahead|say[- ]?so|permission|consent|blessing)(?:\s+first)?\s*[.!]*\s*$/i;
+
+// ", seriously", "- hard stop", "no excuses", "not even once": emphasis after a rule, never a rule of its own.
+const EMPHASIS =
+  String.raw`(?:seriously|honestly|obviously|really|please|pls|thanks|thank\s+you|hard\s+stop|end\s+of\s+story|no\s+discussion|no\s+excuses?|not\s+(?:even\s+)?once|not\s+ever|never\s+ever|no\s+matter\s+what|(?:not\s+)?(?:under|in|for)\s+(?:any|no)\s+(?:condition|conditions|circumstances?|reason|case)|at\s+all|ever)`;
+// Only after a comma or a dash: "withdrawals to context.x are fine" must keep its last word.
+const EMPHASIS_TAIL = new RegExp(String.raw`(?:,\s*|\s+[-–]\s*)${EMPHASIS}\s*[.!]*\s*$`, "i");
+
+/**
+ * Fragments the clause splitter cut from the rule before them, each restating it: "orders up to $500, no more",
+ * "max 3x, never higher", "not a cent more" after a cap; "only ETH and BTC, nothing more" after a list; "never
+ * withdraw, not even once" after a rule. None has a figure, an activity or an asset of its own.
+ */
+const FRAGMENTS: Array<[RegExp, (k: Constraint) => boolean]> = [
+  [CAUTION, (k) => CAP_KINDS.has(k.kind)],
+  [/^\s*(?:and\s+)?(?:never|not|no|nothing|none)\s+(?:(?:a|one|single)\s+(?:cent|penny|dollar|bit|unit)\s+)?(?:more|higher|bigger|larger|greater|above|over|beyond)(?:\s+than\s+(?:that|this|it))?(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i, (k) => CAP_KINDS.has(k.kind)],
+  [new RegExp(NO_MARGIN_RULE.source.replace("(?:^|,\\s*|\\s+)", "^\\s*"), "i"), () => true],
+  [/^\s*(?:and\s+)?nothing\s+(?:more|further)\s*[.!]*\s*$/i, (k) => k.kind === "allow" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0)],
+  [new RegExp(String.raw`^\s*(?:and\s+)?${EMPHASIS}\s*[.!]*\s*$`, "i"), (k) => k.kind !== "permit"],
+];
+
+/** A clause that only restates a rule of the same sentence before it (`earlier`): consumed whole, so it reads as background. */
+export function isRestatementFragment(c: Clause, earlier: Constraint[]): boolean {
+  if (isUsed(c, 0, c.text.length)) return false;
+  const hit = FRAGMENTS.find(([re, by]) => re.test(c.text) && earlier.some(by));
+  if (!hit) return false;
+  consume(c, 0, c.text.length);
+  return true;
+}
+
+/** The word a config key or a label uses for the list it heads ("chains = ethereum, arbitrum", "recipient: context.x"). */
+const DIM_WORDS: Array<[RegExp, ListDim]> = [
+  [/\b(?:chains?|networks?)\b/gi, "chain"],
+  [/\b(?:venues?|exchanges?|protocols?|platforms?)\b/gi, "venue"],
+  [/\b(?:recipients?|payees?|destinations?|counterpart(?:y|ies))\b/gi, "recipient"],
+  [/\bspenders?\b/gi, "spender"],
+  [/\bhosts?\b/gi, "host"],
+];
+
+const lists = (ks: Constraint[]): Set<ListDim> =>
+  new Set(ks.flatMap((k) => ((k.kind === "allow" || k.kind === "deny") && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) ? [k.dim] : [])));
+
+/** The nearest non-blank, non-punctuation character on one side of [start, end) is part of what a reader consumed. */
+function besideRead(c: Clause, start: number, end: number): boolean {
+  const near = (i: number, step: number): boolean => {
+    while (i >= 0 && i < c.text.length && /[\s,:;()]/.test(c.text[i])) i += step;
+    return i >= 0 && i < c.text.length && c.used[i];
+  };
+  return near(start - 1, -1) || near(end, 1);
+}
+
+/**
+ * The words that head or close a list the clause produced: its dimension named again ("chains = ethereum, arbitrum"),
+ * and an "only" right beside what was read when nothing else is left ("Payees: context.payees only").
+ */
+function tolerateListWords(c: Clause, ks: Constraint[]): void {
+  const dims = lists(ks);
+  if (dims.size === 0) return;
+  for (const [re, dim] of DIM_WORDS) if (dims.has(dim)) scan(c, re, () => undefined);
+  // Only when nothing else is left: beside an ignored word ("USDC only, variable rate") "only" may be what keeps a
+  // rule the readers passed over from being allowed unread.
+  if (!ks.some((k) => k.kind === "allow") || unexplained(c).some((w) => w.toLowerCase() !== "only")) return;
+  scan(c, /\bonly\b/gi, (m) => besideRead(c, m.index, m.index + m[0].length));
+}
 
 /**
  * After a clause was parsed: take out the leftovers whose role a produced constraint carries. `produced` are the
@@ -144,6 +218,8 @@ const MORE_WITH_OK =
 export function tolerateLeftovers(c: Clause, cs: Constraint[], produced: number[]): void {
   if (produced.length === 0) return;
   const ks = produced.map((i) => cs[i]).filter(Boolean);
+  tolerateListWords(c, ks);
+  takeTail(c, NO_MARGIN_RULE);
   const caps = ks.filter((k) => CAP_KINDS.has(k.kind));
   if (caps.length) {
     takeTail(c, CAUTION);
@@ -152,13 +228,4 @@ export function tolerateLeftovers(c: Clause, cs: Constraint[], produced: number[
   // A reason can only be dropped beside a prohibition: reading it or not, the action is forbidden the same.
   const r = REASON_TAIL.exec(c.text);
   if (r && inertReason(r[0]) && ks.every((k) => k.kind === "forbid" || k.kind === "deny")) takeTail(c, REASON_TAIL);
-}
-
-/** A clause that is only a caution ("don't go crazy"), after a clause of the same sentence that produced a limit. */
-export function isCautionAfterLimit(c: Clause, earlier: Constraint[]): boolean {
-  if (!earlier.some((k) => CAP_KINDS.has(k.kind))) return false;
-  const m = CAUTION.exec(c.text);
-  if (!m || isUsed(c, 0, c.text.length) || c.text.slice(0, m.index).trim() !== "") return false;
-  consume(c, 0, c.text.length);
-  return true;
 }
