@@ -98,9 +98,15 @@ function keyedCap(s: string): string {
   );
 }
 
-/** "margin mode: cross", "margin = isolated": the margin mode the account keeps. */
+/**
+ * "margin mode: cross", "margin = isolated": the margin mode the account keeps; "Margin: isolated, at most 3x" also
+ * caps the leverage.
+ */
 function marginMode(s: string): string {
-  return s.replace(/(^|\n)([ \t]*(?:[-*•][ \t]+)?)margin(?:[ \t]+(?:mode|type))?[ \t]*[:=][ \t]*(cross|isolated)(?:[ \t]+(?:margin|mode))?(?:[ \t]+only)?[ \t]*\.?[ \t]*(?=\n|$)/gi, (_m, start: string, pre: string, mode: string) => `${start}${pre}${mode.toLowerCase()} margin only`);
+  return s.replace(
+    /(^|\n)([ \t]*(?:[-*•][ \t]+)?)margin(?:[ \t]+(?:mode|type))?[ \t]*[:=][ \t]*(cross|isolated)(?:[ \t]+(?:margin|mode))?(?:[ \t]+only)?(?:[ \t]*[,;][ \t]*(?:at most|max(?:imum)?|up to|<=|≤)[ \t]*(\d+(?:\.\d+)?)[ \t]*x)?[ \t]*\.?[ \t]*(?=\n|$)/gi,
+    (_m, start: string, pre: string, mode: string, lev: string | undefined) => `${start}${pre}${mode.toLowerCase()} margin only${lev ? `, leverage at most ${lev}x` : ""}`,
+  );
 }
 
 /** "swap mode = ExactIn", "mode: exact output": which amount of a swap is fixed (it had been read as a label). */

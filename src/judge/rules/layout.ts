@@ -16,6 +16,13 @@ function flattenJson(value: unknown, prefix: string, out: string[]): void {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) flattenJson(v, prefix ? `${prefix} ${k}` : k, out);
     return;
   }
+  // A list of objects is a table: one "- key: value" item per object, which structure/rows.ts reads as rows.
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v))) {
+    out.push(`${prefix}:`);
+    for (const o of value as Array<Record<string, unknown>>)
+      Object.entries(o).forEach(([k, v], i) => out.push(`${i === 0 ? "- " : "  "}${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`));
+    return;
+  }
   const text = Array.isArray(value) ? value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v))).join(", ") : String(value);
   out.push(prefix ? `${prefix}: ${text}` : text);
 }

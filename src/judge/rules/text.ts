@@ -11,6 +11,7 @@ import { normaliseOwnerStyles } from "./styles";
 import { normaliseSpelling } from "./spelling";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
 import { normaliseConfigLines } from "./config-lines";
+import { readStructure } from "./structure/index";
 
 export interface Refs {
   addresses: string[];
@@ -56,7 +57,7 @@ const STYLED = new Map<string, string>();
 function normaliseStyles(raw: string): string {
   const hit = STYLED.get(raw);
   if (hit !== undefined) return hit;
-  const out = normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(unwrapLayout(readSeparators(raw))))));
+  const out = normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(readStructure(unwrapLayout(readSeparators(raw)))))));
   if (STYLED.size >= 512) STYLED.delete(STYLED.keys().next().value as string);
   STYLED.set(raw, out);
   return out;

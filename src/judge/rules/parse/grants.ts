@@ -179,7 +179,7 @@ function split(u: Unit): Unit[] {
  * "only send to the bots in context.bots, max 1.5 SOL per top-up"): they are merged, their lists and caps
  * combined, which is the reading the engine gave them before grants (and the stricter one). Grants therefore only
  * separate permissions for different assets or different kinds of move ("usdSend to the desks" and "withdraw3 to
- * the cold wallet", both USDC).
+ * the cold wallet", both USDC), or for payees written out that no other sentence names (`ownPayees`).
  */
 function merge(units: Unit[]): void {
   for (let i = 0; i < units.length; i++) {
@@ -187,6 +187,7 @@ function merge(units: Unit[]): void {
       const a = units[i];
       const b = units[j];
       if (!b.assets.some((x) => a.assets.includes(x)) || !b.activities.some((x) => a.activities.includes(x))) continue;
+      if (ownPayees(a, b)) continue;
       units[i] = {
         text: `${a.text} ${b.text}`,
         activities: uniq([...a.activities, ...b.activities]),
@@ -201,6 +202,18 @@ function merge(units: Unit[]): void {
       j = i;
     }
   }
+}
+
+/**
+ * "May send USDC to 0xA, at most 1500 USDC per transfer." beside "May send USDC to 0xB, at most 6000 USDC per
+ * transfer." (two rows of a payout table): each names its own payees by address, none shared, so each cap is that
+ * payee's. Kept apart only when both name addresses written out (a context list may hold the other's payee, which
+ * would then escape its cap) and neither names a list.
+ */
+function ownPayees(a: Unit, b: Unit): boolean {
+  if (a.refs.length || b.refs.length || !a.recipients.length || !b.recipients.length) return false;
+  const lower = new Set(a.recipients.map((r) => r.toLowerCase()));
+  return !b.recipients.some((r) => lower.has(r.toLowerCase()));
 }
 
 /**

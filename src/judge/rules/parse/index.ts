@@ -111,6 +111,9 @@ function settleReferences(st: ParseState): void {
   });
 }
 
+/** A line keyed by a prohibition: "Prohibited: ...", "Not allowed: ...", "Off limits: ...". */
+const PROHIBITION_KEY = /^\s*(?:prohibited|forbidden|not allowed|not permitted|disallowed|banned|off[- ]limits|never allowed)\s*:/i;
+
 const APPROVED_NOUN = /\b(?:an?|the|one of the|our)\s+(?:approved|listed|whitelisted|allowlisted|allowed|permitted|vetted)\s+(?:validators?|recipients?|payees?|vendors?|address(?:es)?|wallets?|counterpart(?:y|ies))\b/i;
 const APPROVED_WORD = /^(?:approved|listed|whitelisted|allowlisted|allowed|permitted|vetted|validators?)$/i;
 
@@ -325,6 +328,16 @@ function parseUncached(intent: string): ParsedIntent {
       spans.push([from, st.constraints.length]);
       if (acts.length) inherit = acts;
     });
+    // "Prohibited: withdrawing anywhere but the vault", a child of a "Prohibited" title (structure/titles.ts), a line
+    // ticked "❌": whatever the words would permit, a prohibition's key never grants, so such a line is not read.
+    if (PROHIBITION_KEY.test(s) && st.constraints.slice(before).some((k) => k.kind === "permit" || k.kind === "allow")) {
+      st.constraints.length = before;
+      const question = `Not understood: "${shorten(rule)}" (a prohibition whose words would permit something).`;
+      st.unknown.push(question);
+      st.readings.push({ clause: rule, reading: "not understood", constraints: [], ignored: [], unread: [rule], question });
+      prevStart = before;
+      continue;
+    }
     // "pay contributors ..., only to addresses in context.contributors": the noun is explained by the list.
     if (st.constraints.slice(before).some((k) => k.kind === "beneficiary" || ((k.kind === "allow" || k.kind === "deny") && ["recipient", "spender", "contract"].includes(k.dim))))
       for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);

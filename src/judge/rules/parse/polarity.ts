@@ -272,6 +272,13 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
     add(st, { kind: "deny", dim: "marketType", values: it.marketTypes, activities: ["order"], rule });
     return true;
   }
+  // "No spot trading", "never trade perps": trading only on that market type is forbidden (a spot trade is also any
+  // swap); the rest of trading stays as the other rules say.
+  if (verbs.length && verbs.every((v) => v.label === "trading") && it.marketTypes.length && !hasAny(it)) {
+    add(st, { kind: "deny", dim: "marketType", values: it.marketTypes, activities: ["order"], rule });
+    if (it.marketTypes.includes("spot")) add(st, { kind: "forbid", activities: ["swap"], label: "spot trading", rule });
+    return true;
+  }
   const listy = verbs.length === 0 || verbs.every((v) => v.listy);
   if (acts.length && (!listy || lists.length === 0)) {
     // "Never send HYPE to anyone": forbid the activity, limited to the named asset when one is given.

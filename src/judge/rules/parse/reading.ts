@@ -80,6 +80,12 @@ const STRONG = /\b(?:only|never|not|no|nothing|none|max|maximum|min|minimum|at m
 /** Words naming who receives ("our own wallets", "the usual suppliers"): in a clause that moves value, a list not given. */
 const RECIPIENT =
   /^(?:own|wallets?|accounts?|address(?:es)?|vendors?|suppliers?|contributors?|recipients?|payees?|counterpart(?:y|ies)|partners?|employees?|merchants?|creditors?|beneficiar(?:y|ies)|contractors?|freelancers?|providers?|clients?|customers?|grantees?|staff|usual|regular|trusted|known|friends?|family)$/i;
+/**
+ * "Withdrawals only to the treasury", "back to the vault itself": a place money goes that the rules never resolve
+ * to an address. Had been ignored, so such a clause permitted the move to anyone. Only after a word of destination
+ * ("hedge the BTC in our treasury" places nothing; "escalated to the treasury reviewer" names a person's role).
+ */
+const DESTINATION = /^(?:treasury|treasuries|vaults?|multisigs?|itself)$/;
 const PAYS = /\b(?:send|sends|sending|pay|pays|paying|transfer|transfers|transferring|remit\w*|disburs\w*)\b/i;
 const MOVES = /\b(?:send|sends|sent|sending|pay|pays|paid|paying|transfer\w*|withdraw\w*|remit\w*|disburs\w*|to)\b/i;
 
@@ -96,6 +102,8 @@ export function isLimiting(word: string, clause = "", produced = false): boolean
     return produced || STRONG.test(clause);
   }
   if (MOVES.test(clause) && RECIPIENT.test(lw)) return true;
+  if (DESTINATION.test(lw) && new RegExp(`\\b(?:to|into|towards?)\\s+(?:(?:the|our|my|its|a|an)\\s+)?(?:[\\w-]+\\s+)?${lw}\\b(?!\\s+(?:reviewer|team|committee|officer|lead|manager|signers?|desk|department|ops|policy))`, "i").test(clause))
+    return true;
   // "Pay Alice every Friday": a capitalised name in a clause that pays someone is a payee the rules do not resolve.
   if (PAYS.test(clause) && /^[A-Z][a-z]+$/.test(word) && clause.indexOf(word) > 0 && produced) return true;
   if (/^§[aqhcn]\d+$/.test(word)) return true; // an address, quote, host or context reference nobody used

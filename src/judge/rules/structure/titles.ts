@@ -1,0 +1,62 @@
+/**
+ * A bare section title on a line of its own, its rule lines under it ("Margin" then "isolated, at most 3x";
+ * "Off limits" then "withdrawals" and "spot trading"). Read on its own, a child line loses what the title says
+ * about it: "withdrawals" under "Off limits" had read as a *permission* to withdraw. So each child is written
+ * with its title as a key ("Margin: isolated, at most 3x"), and a title that prohibits ("Prohibited", "Off
+ * limits", "Not allowed") becomes "Prohibited:" on every child, a key the parser never lets grant anything
+ * (parse/index.ts: a prohibition key that yields a permission leaves the line not understood).
+ *
+ * A title is a short line without sentence punctuation or figures, at the start or after a blank line, with at
+ * least one non-blank line under it; the block ends at the next blank line. A child already written as
+ * "key: value" keeps its own key (the title is then only a heading). Titles that only name the document part
+ * ("Rules", "Limits", "Notes") are headings and dropped, as before.
+ */
+
+const NEGATIVE_TITLE =
+  /^(?:prohibited|forbidden|not allowed|not permitted|disallowed|banned|off[- ]limits|never|don['’]?ts|do not|no[- ]go(?:es)?|prohibitions|restrictions on|hard no)(?:\s+(?:activities|actions|items|things|list|ever))?$/i;
+
+/** Titles that name a part of the document, not what its lines are about. */
+const HEADING_ONLY = /^(?:(?:the|our|standing|house|general|other|basic|main)\s+)?(?:rules|limits|notes|settings|policy|guidelines|guardrails|constraints|overview|details|summary)$/i;
+
+const TITLE = /^[A-Za-z][A-Za-z'’&/ -]{0,40}$/;
+
+function isTitle(line: string): boolean {
+  const t = line.trim().replace(/:$/, "").trim();
+  if (!TITLE.test(t) || t.split(/\s+/).length > 4) return false;
+  return NEGATIVE_TITLE.test(t) || !/[.!?;,]/.test(t);
+}
+
+/** "- withdrawals", "• spot trading", "1) borrowing": the list mark is layout. */
+const stripMark = (line: string): string => line.replace(/^[ \t]*(?:[-*•·]|\d{1,2}[.)])[ \t]+/, "").trim();
+
+/** A child that is already "key: value" (not a time "10:30", not an address or URL). */
+const KEYED = /^[A-Za-z][\w '’/-]{0,40}:(?!\/\/)\s+\S/;
+
+export function readTitles(raw: string): string {
+  if (!raw.includes("\n")) return raw;
+  const lines = raw.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const startsBlock = i === 0 || lines[i - 1].trim() === "";
+    const next = lines[i + 1];
+    if (!startsBlock || next === undefined || next.trim() === "" || !isTitle(line)) {
+      out.push(line);
+      continue;
+    }
+    // "Largest order" over "$6,000 notional": a cap's key the readers know ("Max order").
+    const title = line.trim().replace(/:$/, "").trim().replace(/^(?:biggest|largest|highest)\b/i, "Max");
+    const negative = NEGATIVE_TITLE.test(title);
+    let j = i + 1;
+    for (; j < lines.length && lines[j].trim() !== ""; j++) {
+      const child = stripMark(lines[j]);
+      if (!child) continue;
+      const body = child.replace(/[.;]\s*$/, "");
+      if (negative) out.push(`Prohibited: ${body}.`);
+      else if (HEADING_ONLY.test(title) || KEYED.test(child)) out.push(`${body}.`);
+      else out.push(`${title}: ${body}.`);
+    }
+    i = j - 1;
+  }
+  return out.join("\n");
+}
