@@ -48,6 +48,8 @@ interface Unit {
   refs: string[];
   caps: CapRule[];
   members: number[];
+  /** The sentence itself permits moving ("May send ...", "pay ..."), not only names a list. */
+  permits: boolean;
 }
 
 const movesValue = (acts: Activity[]): boolean => acts.length === 0 || acts.some((a) => GRANT_MOVES.includes(a));
@@ -92,10 +94,12 @@ function unitOf(span: SentenceSpan, cs: Constraint[], next?: SentenceSpan): Unit
   const acts: Activity[] = [];
   let universal = false;
   let moves = false;
+  let permits = false;
   for (let i = span.from; i < span.to; i++) {
     const k = cs[i];
     if (k.kind === "permit" && k.activities.some((a) => GRANT_MOVES.includes(a))) {
       moves = true;
+      permits = true;
       acts.push(...k.activities);
     } else if (k.kind === "allow" && movesValue(k.activities) && (k.dim === "asset" || k.dim === "recipient")) {
       // A list of assets given by a context path ("the tokens in context.x") is not a named asset: left global.
@@ -132,7 +136,7 @@ function unitOf(span: SentenceSpan, cs: Constraint[], next?: SentenceSpan): Unit
   if (assets.length === 0) assets.push(...caps.map((c) => c.limit.unit).filter((u) => u !== "USD"));
   if (assets.length === 0) return null;
   const activities = uniq(acts.filter((a) => GRANT_MOVES.includes(a)));
-  return { text: span.text, activities: activities.length ? activities : [...GRANT_MOVES], universal, assets: uniq(assets.map((a) => a.toUpperCase())), recipients: uniq(recipients), refs: uniq(refs), caps, members };
+  return { text: span.text, activities: activities.length ? activities : [...GRANT_MOVES], universal, assets: uniq(assets.map((a) => a.toUpperCase())), recipients: uniq(recipients), refs: uniq(refs), caps, members, permits };
 }
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -197,6 +201,7 @@ function merge(units: Unit[]): void {
         refs: uniq([...a.refs, ...b.refs]),
         caps: [...a.caps, ...b.caps],
         members: [...a.members, ...b.members],
+        permits: a.permits || b.permits,
       };
       units.splice(j, 1);
       j = i;
@@ -207,11 +212,12 @@ function merge(units: Unit[]): void {
 /**
  * "May send USDC to 0xA, at most 1500 USDC per transfer." beside "May send USDC to 0xB, at most 6000 USDC per
  * transfer." (two rows of a payout table): each names its own payees by address, none shared, so each cap is that
- * payee's. Kept apart only when both name addresses written out (a context list may hold the other's payee, which
- * would then escape its cap) and neither names a list.
+ * payee's. Kept apart only when both permit a move in words (a sentence that only names a wallet, "keep 2 SOL in the
+ * hot wallet", stays merged as before), both name addresses written out (a context list may hold the other's payee,
+ * which would then escape its cap) and neither names a list.
  */
 function ownPayees(a: Unit, b: Unit): boolean {
-  if (a.refs.length || b.refs.length || !a.recipients.length || !b.recipients.length) return false;
+  if (!a.permits || !b.permits || a.refs.length || b.refs.length || !a.recipients.length || !b.recipients.length) return false;
   const lower = new Set(a.recipients.map((r) => r.toLowerCase()));
   return !b.recipients.some((r) => lower.has(r.toLowerCase()));
 }

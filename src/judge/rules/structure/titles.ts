@@ -20,10 +20,13 @@ const HEADING_ONLY = /^(?:(?:the|our|standing|house|general|other|basic|main)\s+
 
 const TITLE = /^[A-Za-z][A-Za-z'’&/ -]{0,40}$/;
 
+/** A line that says a rule itself ("USDC payments allowed", "BTC only") is a rule, not a title. */
+const RULE_WORD = /\b(?:allowed|permitted|only|may|can|must|should|shall|never|not|no|ok|okay|fine|forbidden|prohibited|banned|except|unless)\b/i;
+
 function isTitle(line: string): boolean {
   const t = line.trim().replace(/:$/, "").trim();
   if (!TITLE.test(t) || t.split(/\s+/).length > 4) return false;
-  return NEGATIVE_TITLE.test(t) || !/[.!?;,]/.test(t);
+  return NEGATIVE_TITLE.test(t) || (!/[.!?;,]/.test(t) && !RULE_WORD.test(t));
 }
 
 /** "- withdrawals", "• spot trading", "1) borrowing": the list mark is layout. */
@@ -48,6 +51,8 @@ export function readTitles(raw: string): string {
     const title = line.trim().replace(/:$/, "").trim().replace(/^(?:biggest|largest|highest)\b/i, "Max");
     const negative = NEGATIVE_TITLE.test(title);
     let j = i + 1;
+    // A title over "key: value" lines is their heading: kept as its own line, read (or not) as before.
+    if (!negative && !HEADING_ONLY.test(title) && KEYED.test(stripMark(next))) out.push(line);
     for (; j < lines.length && lines[j].trim() !== ""; j++) {
       const child = stripMark(lines[j]);
       if (!child) continue;
