@@ -13,11 +13,13 @@
  * - catch-all words ("anything", "any action", "spend", "budget", "exposure", "balance", "total") speak of every
  *   action;
  * - a clause with no activity word at all ("nothing above $5k without asking me") bears on everything.
- * An action whose kind is unknown is borne on by every clause.
+ * An action whose kind is unknown is borne on by every clause. What owners call an activity beyond these words
+ * ("LP", "looping", "stake authority", "leave the account") is the parser's vocabulary too (activity-words.ts).
  */
 import { ACTIVITIES, type Activity } from "./types";
 import { asSymbol } from "./parse/state";
 import { DISPUTED_STABLES, USD_STABLES } from "./vocab";
+import { wordsReach } from "./activity-words";
 
 /** Every activity but trading's own: an activity added later counts as moving value, so it fails closed. */
 const MOVES_VALUE: Activity[] = ACTIVITIES.filter((a) => !["order", "cancel", "leverage", "margin", "unknown"].includes(a));
@@ -90,9 +92,11 @@ export function assetForeign(clause: string, actionAssets: readonly string[], or
 
 /** The activities a clause names, or null when it names none or reaches beyond them. */
 export function clauseReach(clause: string): Set<Activity> | null {
-  const t = clause.toLowerCase();
+  // The shared vocabulary first (activity-words.ts): what it matched is read there and removed, so "withdraw
+  // authority" is not a withdrawal here and "nothing should leave the account" is not a catch-all "nothing".
+  const { reach, rest } = wordsReach(clause);
+  const t = rest.toLowerCase();
   if (REACHES_ALL.test(t)) return null;
-  const reach = new Set<Activity>();
   for (const [re, acts] of KINDS) if (re.test(t)) for (const a of acts) reach.add(a);
   return reach.size ? reach : null;
 }

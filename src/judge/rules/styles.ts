@@ -4,6 +4,7 @@
  * Every rewrite keeps what limits something: a heading's title that could carry a rule stays as its own sentence,
  * and nothing here removes a negation, a figure or a list.
  */
+import { reservedForFees } from "./activity-words";
 
 /** A title word that could itself be a rule ("Section 5 (No withdrawals)"): such a title is kept. */
 const TITLE_RULE = /\b(?:no|not|never|only|except|max|min|limit|cap|must|may|shall|forbid\w*|prohibit\w*|ban\w*|allow\w*|permit\w*)\b|\d|\$|%/i;
@@ -48,6 +49,10 @@ export function normaliseOwnerStyles(raw: string): string {
   let s = headings(raw);
   s = s.replace(NAME_LINE, (m: string, start: string) => (TITLE_RULE.test(m.replace(/^[^:=]*[:=]/, "").replace(/\d+/g, " ").replace(/[-_.]/g, " ")) ? m : start));
   s = configKeys(s);
+  // "The SOL in the wallet is only for pay the fees": the asset is kept for fees (activity-words.ts).
+  s = reservedForFees(s);
+  // "only to the people of the list in the context (freelancers)": a list's key in brackets is its context path.
+  s = s.replace(/\b((?:list|addresses|people|recipients|payees|wallets)\s+in)\s+(?:the\s+)?context\s*\(\s*([A-Za-z_]\w*)\s*\)/g, "$1 context.$2");
   // "notional value ..., computed as size multiplied by limit price,": the definition the engine already uses.
   s = s.replace(/,?\s*(?:computed|calculated|measured|defined|taken)\s+as\s+(?:the\s+)?(?:order\s+)?size\s+(?:multiplied\s+by|times|x|×)\s+(?:the\s+)?(?:limit|order)\s+price\s*,?/gi, " ");
   // "Leverage on any asset shall not exceed 6x": the scope is every asset, as a bare "leverage" is.

@@ -29,6 +29,8 @@ const VERB_ACTS: Array<[RegExp, Activity, "buy" | "sell" | null]> = [
   [/^(?:supply|lend|deposit)\b/i, "supply", null],
   [/^borrow\b/i, "borrow", null],
   [/^repay\b/i, "repay", null],
+  // "Redeem the winning YES shares", "Merge 100 YES and 100 NO": outcome shares back into collateral.
+  [/^(?:redeem|merge)\b/i, "redeem", null],
   [/^(?:approve|grant)\b/i, "approval", null],
   [/^unwrap\b/i, "unwrap", null],
   [/^wrap\b/i, "wrap", null],

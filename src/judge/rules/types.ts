@@ -37,6 +37,8 @@ export const ACTIVITIES = [
   "repay",
   "wrap",
   "unwrap",
+  /** Adding or removing liquidity in a pool ("no LP"); no adapter reports it yet, so a rule about it is read, not guessed. */
+  "liquidity",
   "unknown",
 ] as const;
 export type Activity = (typeof ACTIVITIES)[number];
@@ -98,6 +100,12 @@ export type Constraint =
       direction?: "add" | "remove";
       /** "shall not approve any agent wallet": only this kind of permission (an approval of that adapter kind). */
       permissionKind?: "agent" | "builderFee";
+      /** "No NFTs": only actions that touch an asset of this class. */
+      assetClass?: "nft";
+      /** "No looping": only an action doing every one of `activities` at once. */
+      together?: boolean;
+      /** "No flash loans": only actions whose type or summary names this. */
+      typeRe?: string;
     })
   /** "a max fee rate of at most 0.05%": a builder-fee approval's rate, in percent. */
   | (Base & { kind: "fee_rate_cap"; maxPct: number })

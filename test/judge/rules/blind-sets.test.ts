@@ -67,6 +67,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // rows are the grants, key = value, Q&A pairs, ticked and crossed lines) across HL, Polymarket, Jupiter, Uniswap,
   // Base, Solana, Starknet, x402, Aave; written before reading the engine, first run 32.7% (ALLOW 0/20), 0 unsafe.
   ["blind22.jsonl", 52, 0.7],
+  // blind24: 42 cases on what owners call an activity (staking <-> spot moves, agent keys, builder fees, "leave the
+  // account", looping, flash loans, NFTs, memecoins, LP, bridging, perps / DCA, stake authorities, account upgrades,
+  // "only for the fees") and which actions a rule about it touches; written before reading the engine, first run 50.0%
+  // with 1 unsafe ALLOW (a cWithdraw under "moving HYPE from staking back to spot requires approval"), 85.7% after.
+  ["blind24.jsonl", 42, 0.85],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -27,11 +27,12 @@ export const ACT_LABEL: Record<Activity, string> = {
   vault_deposit: "vault deposits",
   vault_withdraw: "vault withdrawals",
   supply: "supplying to a lending pool",
-  redeem: "withdrawing from a lending pool",
+  redeem: "redeeming (from a lending pool, a vault or outcome shares)",
   borrow: "borrowing",
   repay: "repaying debt",
   wrap: "wrapping",
   unwrap: "unwrapping",
+  liquidity: "providing liquidity",
   unknown: "unrecognised actions",
 };
 
@@ -58,11 +59,12 @@ export const ACT_NOUN: Record<Activity, string> = {
   vault_deposit: "a vault deposit",
   vault_withdraw: "a vault withdrawal",
   supply: "a lending-pool supply",
-  redeem: "a lending-pool withdrawal",
+  redeem: "a redemption (from a lending pool, a vault or outcome shares)",
   borrow: "a borrow",
   repay: "a debt repayment",
   wrap: "a wrap",
   unwrap: "an unwrap",
+  liquidity: "a liquidity change",
   unknown: "an unrecognised action",
 };
 
@@ -85,6 +87,8 @@ const RELATED: Partial<Record<Activity, Activity[]>> = {
   delegate: ["stake"],
   transfer: ["payment"],
   payment: ["transfer"],
+  // "you can approve only our execution bot": approving an agent is a permission change an approval verb may mean.
+  permission: ["approval"],
 };
 
 /** Activities a constraint presupposes: a leverage cap means leverage may be changed within it. */
@@ -102,6 +106,8 @@ export function impliedActivities(cs: Constraint[]): Activity[] {
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "transfer") ["transfer", "payment"].forEach((a) => out.add(a as Activity));
     if (c.kind === "allow" && c.dim === "spender") out.add("approval");
     if (c.kind === "allow" && c.dim === "host") out.add("payment");
+    // "recipients: context.address_book only": a list of who may be paid, bound to no activity, presupposes paying them.
+    if (c.kind === "allow" && c.dim === "recipient" && c.activities.length === 0) ["transfer", "payment"].forEach((a) => out.add(a as Activity));
     // "Only ETH perp orders", "only this market": a list of markets presupposes orders on them.
     if (c.kind === "exits_allowed" || (c.kind === "allow" && ["marketType", "market", "outcome", "topic"].includes(c.dim))) out.add("order");
   }
@@ -117,7 +123,11 @@ const list = (acts: Activity[]): string => {
 export function checkScope(view: ActionView, cs: Constraint[], permitted: Activity[]): Finding[] {
   const out: Finding[] = [];
   const implied = impliedActivities(cs);
-  const forbidden = new Set(cs.flatMap((c) => (c.kind === "forbid" ? c.activities : [])));
+  // Only a prohibition that binds every action of its kinds settles them here. One bound to an asset, a direction, a
+  // kind of permission, an asset class or a pattern ("never send HYPE", "no NFTs", "no looping") leaves the others of
+  // that kind to the scope: a USDC transfer nobody permitted is not allowed because only HYPE sends are forbidden.
+  const whole = (c: Extract<Constraint, { kind: "forbid" }>): boolean => !c.asset && !c.direction && !c.permissionKind && !c.assetClass && !c.together && !c.typeRe;
+  const forbidden = new Set(cs.flatMap((c) => (c.kind === "forbid" && whole(c) ? c.activities : [])));
   const ok = new Set<Activity>([...permitted, ...implied]);
   if (ok.has("order")) ok.add("cancel");
   const closed = cs.find((c) => c.kind === "only_listed");
@@ -147,6 +157,8 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
 export function checkForbid(view: ActionView, c: Extract<Constraint, { kind: "forbid" }>): Finding[] {
   const hit = view.activities.filter((a) => c.activities.includes(a));
   if (hit.length === 0) return [];
+  if (c.together && !c.activities.every((a) => view.activities.includes(a))) return [];
+  if (c.typeRe && !new RegExp(c.typeRe, "i").test(`${view.actionType ?? ""} ${view.summary}`)) return [];
   // "shall not approve any agent wallet" binds agent approvals only: a permission change of a known other kind is outside it.
   if (c.permissionKind && hit.every((a) => a === "permission") && view.approvals.length > 0 && view.approvals.every((a) => a.kind && a.kind !== c.permissionKind)) return [];
   // "Never remove margin": a known margin addition (and nothing else forbidden) is outside it.
@@ -154,6 +166,16 @@ export function checkForbid(view: ActionView, c: Extract<Constraint, { kind: "fo
   if (c.asset) {
     const moved = view.assets;
     if (moved.length && !moved.includes(c.asset)) return [];
+  }
+  if (c.assetClass === "nft") {
+    const nft = view.moves.some((m) => m.asset?.includes("#")) || view.approvals.some((a) => a.kind === "setApprovalForAll");
+    // An ERC-721 approve or transferFrom reads like an ERC-20 one: only tokens known by symbol are known not to be NFTs.
+    const fungible = (s: string | null | undefined): boolean => !!s && /^[A-Z][A-Z0-9.]{0,11}$/i.test(s) && !/^0x/i.test(s);
+    const known = [...view.moves.map((m) => m.asset), ...view.approvals.map((a) => a.token), ...view.assets];
+    if (!nft) {
+      if (known.length && known.every(fungible)) return [];
+      return [{ type: "unknown", message: `"${c.rule}" forbids NFTs, and whether this action touches one cannot be told: ${view.summary}` }];
+    }
   }
   return [{ type: "violation", message: `"${c.rule}" forbids ${c.asset ? `${c.label} of ${c.asset}` : c.label}, and this action is ${ACT_NOUN[hit[0]]}: ${view.summary}` }];
 }

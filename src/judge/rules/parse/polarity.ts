@@ -11,6 +11,7 @@ import { routeAssets } from "./routes";
 import { ESCALATE_RE } from "./amounts";
 import { subKindsAt, topicAfter } from "./market-scope";
 import { add, uniq, type ParseState } from "./state";
+import { ACTIVITY_WORDS, NEG_SCOPE_RE, OUT_OF_ACCOUNT, QUALIFIER_RE, type ActivityWord } from "../activity-words";
 
 export const NEG_RE =
   /\b(?:never|not|no|nobody|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
@@ -24,11 +25,21 @@ interface Verb {
   /** Trade-like verbs with named items read as lists ("never trade SOL"); move-like ones forbid ("never send HYPE"). */
   listy: boolean;
   label: string;
+  /** From the shared vocabulary: read only in prohibitions (activity-words.ts). */
+  negOnly?: boolean;
+  assetClass?: "nft";
+  together?: boolean;
+  typeRe?: string;
 }
 
-const OUT_OF_ACCOUNT: Activity[] = ["transfer", "withdrawal", "payment", "internal_transfer", "vault_deposit", "bridge"];
+/**
+ * The shared activity vocabulary (activity-words.ts) as verbs. A pattern or a kind the adapters do not tell apart
+ * permits nothing by itself ("looping is fine" is no borrow permit), nor does a word read only in prohibitions.
+ */
+const fromWords = (ws: ActivityWord[]): Verb[] =>
+  ws.map((w) => ({ ...w, pos: w.negOnly || w.together || w.typeRe ? [] : w.acts, neg: w.acts, listy: false }));
 
-const VERBS: Verb[] = [
+const OWN_VERBS: Verb[] = [
   { re: /\b(?:add(?:ing)?|remov(?:e|ing)|manag(?:e|ing)|adjust(?:ing)?|top(?:ping)? up|increas(?:e|ing)|decreas(?:e|ing))\s+(?:or\s+(?:remove|reduce|decrease|withdraw)\s+)?(?:isolated\s+|cross\s+)?margin\b|\bmargin\s+(?:changes?|adjustments?|top[- ]ups?)\b/gi, pos: ["margin"], neg: ["margin"], listy: false, label: "margin changes" },
   { re: /\b(?:account\s+)?permissions?\b|\b(?:(?:add|adding|adds|create|creating|register|registering|set\s+up|setting\s+up)\s+(?:(?:any|new|more|an?|extra|other)\s+)*)?(?:api|agent)(?:\s*\/\s*(?:api|agent))?\s+(?:wallets?|keys?)\b|\b(?:add|adding|adds|create|creating|register|registering|set\s+up|setting\s+up)\s+(?:(?:any|new|more|an?|extra|other)\s+)*(?:api\s+)?agents?\b|(?<=\b(?:no|never)\s+(?:(?:new|more|other|extra)\s+)?)agents?\b|\bagents?\b(?=[^.]*\bapprov)|\bbuilder[- ]?fees?\b|\bsub[- ]?accounts?\b|\bapprove\s*agents?\b|(?<=\b(?:hand|give|giving|share|sharing|pass)\w*\b[^.;,()]{0,30})\b(?:api\s+|signing\s+|trading\s+)?keys\b/gi, pos: ["permission", "subaccount"], neg: ["permission", "subaccount"], listy: false, label: "permission changes" },
   // "never close a token account", "token accounts must not be closed": SPL CloseAccount.
@@ -69,9 +80,12 @@ const VERBS: Verb[] = [
   { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting|manag(?:e|es|ing)|handl(?:e|es|ing)|runs?|running)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
 ];
 
-function findVerbs(c: Clause): Verb[] {
+const VERBS: Verb[] = [...fromWords(ACTIVITY_WORDS.filter((w) => !w.late)), ...OWN_VERBS, ...fromWords(ACTIVITY_WORDS.filter((w) => w.late))];
+
+/** The verbs a clause names; outside a prohibition, words read only in prohibitions are left unread. */
+function findVerbs(c: Clause, negative = true): Verb[] {
   const out: Verb[] = [];
-  for (const v of VERBS) scan(c, v.re, () => void out.push(v));
+  for (const v of VERBS) if (negative || !v.negOnly) scan(c, v.re, () => void out.push(v));
   return out;
 }
 
@@ -80,14 +94,15 @@ export function parseEscalateOn(c: Clause, st: ParseState, rule: string): void {
   const esc = new RegExp(ESCALATE_RE.source, "i").exec(c.text);
   if (!esc || c.used[esc.index]) return;
   const saved = c.used.slice();
-  const verbs = findVerbs(c).filter((v) => v.pos.length > 0);
+  // "requires the treasurer's approval": the words that ask for a human name no activity of their own.
+  consume(c, esc.index, esc.index + esc[0].length);
+  const verbs = findVerbs(c, false).filter((v) => v.pos.length > 0);
   const acts = uniq(verbs.flatMap((v) => v.pos)).filter((a) => a !== "cancel");
   if (acts.length === 0) {
     c.used = saved;
     return;
   }
   add(st, { kind: "escalate_on", activities: acts, rule });
-  consume(c, esc.index, esc.index + esc[0].length);
 }
 
 /** Topic lists for prediction markets: "US politics markets only", "bet only on NBA Finals 2026 markets". */
@@ -209,16 +224,6 @@ function marginDirection(text: string): "add" | "remove" | undefined {
 
 const DENY_LIST_NOUN_RE = /\b(?:anything|any\s+funds|any\s+money|(?:(?:any|an|a|the|all)\s+)?(?:address(?:es)?|wallets?|accounts?|recipients?|entries)(?:\s+(?:listed|named|found))?)\b/gi;
 
-const QUALIFIER_RE =
-  /\b(?:usd|usdc|spot|perps?|native|external|outbound|outgoing|on-?chain|off-?chain|direct|manual|cross-chain|third-party|internal|nfts?|erc-?(?:20|721|1155)|class)(?:\s*[-/]\s*(?:to-)?(?:usd|usdc|spot|perps?|native|external|on-?chain|off-?chain|class))*\b(?=\s+[a-z]|\s*$)/gi;
-
-/**
- * In a prohibition that names its activities, words that only place the activity ("on this account", "out of the
- * wallet") or say who starts it ("initiate", "carry out", "pulling"): reading past them forbids more, never less.
- * A word that could narrow the prohibition to something smaller ("large", "memecoin") is not among them.
- */
-const NEG_SCOPE_RE =
-  /\b(?:treasury|company|dao|team|client|customer|user|project|fund)(?:['’]s)?\s+(?=funds\b|money\b|assets\b|tokens\b|capital\b|balances?\b)|\b(?:on|in|from|out\s+of|off|within|inside)\s+(?:this|the|our|my|that|its|your)\s+(?:own\s+)?(?:trading\s+|main\s+|master\s+)?(?:account|wallet|address|exchange|venue|platform|sub-?account|safe|vault|balance)\b|\b(?:initiat\w*|conduct\w*|carry(?:ing)?\s+out|process(?:ing)?|pull(?:s|ing)?|tak(?:e|es|ing)|hand(?:s|ing)?(?:\s+(?:out|over))?|shar(?:e|es|ing)|put(?:ting)?\s+through|ever)\b/gi;
 
 /** Where each verb first matches in the text (before the recognisers consume it). */
 function verbPositions(text: string): number[] {
@@ -291,7 +296,12 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
       add(st, { kind: "deny", dim: "recipient", values: it.recipients, refs: it.recipientRefs.length ? it.recipientRefs : undefined, activities: acts, rule });
     } else {
       const direction = acts.includes("margin") ? marginDirection(c.text) : undefined;
-      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, rule });
+      // "No NFTs": the class binds only when every word names it; "no NFTs or withdrawals" forbids withdrawals of anything.
+      const assetClass = verbs.every((v) => v.assetClass === "nft") ? "nft" : undefined;
+      // "no looping", "no flash loans": a pattern or a kind binds only when it is the clause's one word; beside
+      // another word ("no looping or borrowing") each is forbidden whole.
+      const one = verbs.length > 0 && verbs.every((v) => v === verbs[0]) ? verbs[0] : undefined;
+      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, assetClass, together: one?.together, typeRe: one?.typeRe, rule });
     }
     return true;
   }
@@ -334,7 +344,7 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const route = routeAssets(c);
   const it = takeItems(c, st, "rule");
   if (route) it.assets = it.assets.filter((a) => !route.includes(a));
-  const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c);
+  const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c, false);
   const topics = it.markets.length || it.marketRefs.length > 0 ? [] : takeTopic(c, st);
   // "im only into the nba finals markets": an "only" that narrowed nothing this clause could name (no verb, no list,
   // no context list) stays unread, so the words it narrows are not silently ignored.

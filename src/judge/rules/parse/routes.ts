@@ -21,8 +21,12 @@ export function routeAssets(c: Clause): string[] | null {
   return uniq(syms as string[]);
 }
 
+/**
+ * "and nothing else either", "nothing else (no memes)", "Everything else, including staking and account upgrades, is
+ * prohibited": the examples are inside "else" (never a parenthesis that could carve an exception or a figure out of it).
+ */
 const EXHAUSTIVE_RE =
-  /^\s*(?:and\s+)?(?:(?:nothing|no other (?:actions?|activit(?:y|ies)|transactions?|operations?))(?:\s+else)?\s+(?:is|are)?\s*(?:permitted|allowed|ok|okay|authori[sz]ed)|(?:anything|everything)\s+else\s+(?:is\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|off[- ]limits)|no\s+others|nothing\s+(?:goes\s+|gets\s+(?:sent|paid)\s+)?to\s+(?:anyone|anybody|any\s+one)\s+else|(?:nothing|nobody|no[\s-]?one)\s+(?:else|beyond\s+(?:those|these|that|this|them|the\s+list)))(?:,?\s+(?:ever|at\s+all|please|pls|plz|thanks|thx|thank you))?\s*$/i;
+  /^\s*(?:and\s+)?(?:(?:nothing|no other (?:actions?|activit(?:y|ies)|transactions?|operations?))(?:\s+else)?\s+(?:is|are)?\s*(?:permitted|allowed|ok|okay|authori[sz]ed)|(?:anything|everything)\s+else(?:\s*,\s*(?:including|e\.g\.|such\s+as|like)\s+[^,;]{1,80},)?\s+(?:is\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|off[- ]limits)|no\s+others|nothing\s+(?:goes\s+|gets\s+(?:sent|paid)\s+)?to\s+(?:anyone|anybody|any\s+one)\s+else|(?:nothing|nobody|no[\s-]?one)\s+(?:else|beyond\s+(?:those|these|that|this|them|the\s+list))(?:\s+(?:either|whatsoever))?(?:\s*\((?![^)]*\b(?:except|unless|but|only|apart|besides|other\s+than|if|when)\b)(?![^)]*\d)[^)]{1,60}\))?)(?:,?\s+(?:ever|at\s+all|please|pls|plz|thanks|thx|thank you))?\s*$/i;
 
 export function parseExhaustive(c: Clause, st: ParseState, rule: string): boolean {
   let hit = false;
