@@ -90,6 +90,27 @@ export function atPath(ctx: Ctx, path: string): unknown {
   return cur;
 }
 
+/**
+ * The one context figure a rule names in words ("40% of the collateral value"): a path written "~collateral" is the
+ * only number in the context whose key holds that word, in dollars when the key says a unit. Two candidates, or
+ * none, and it is not guessed (null: the limit cannot be computed).
+ */
+export function describedPath(ctx: Ctx, path: string): string | null {
+  if (!path.startsWith("~")) return path;
+  const word = path.slice(1).toLowerCase();
+  const found: string[] = [];
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (!isRec(v) || depth > 3) return;
+    for (const [k, x] of Object.entries(v)) {
+      const here = `${at}.${k}`;
+      if (num(x) !== null && k.toLowerCase().includes(word) && (!/_(?:eth|btc|sol|[a-z]{3,5})$/i.test(k) || /_usdc?$|_value$/i.test(k))) found.push(here);
+      else walk(x, here, depth + 1);
+    }
+  };
+  walk(ctx, "context", 0);
+  return found.length === 1 ? found[0] : null;
+}
+
 /** Every address-like string in a value: object keys, array items, nested values. */
 export function addressesIn(v: unknown, depth = 0): string[] {
   if (depth > 3) return [];

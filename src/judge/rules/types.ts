@@ -114,6 +114,8 @@ export type Constraint =
   | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
   /** "between 5 and 50 USDC", "min payment: 5 USDC": each action in scope must be at least this (inclusive). */
   | (Base & { kind: "floor"; limit: Quantity; scope: CapScope })
+  /** "health factor at least 1.6 after the borrow": a lending position's health factor after the action. */
+  | (Base & { kind: "health_floor"; min: number; strict: boolean })
   /** "price range: 0.05 to 0.90 per share": a prediction-market order's limit price may not be below this. */
   | (Base & { kind: "price_floor"; min: number })
   /** "Undelegating needs my approval": any action of these kinds is held for a human. */

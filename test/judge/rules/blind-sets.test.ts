@@ -61,8 +61,9 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind23: 36 cases on how owners write numbers, units and comparisons (European digit groups, a lone "1.500",
   // the unit first, bps, ranges, "north of five grand", floors, shares of a context figure) over Hyperliquid,
   // Polymarket, ERC-20 on Base, Uniswap, Aave, Solana and x402; written before reading the engine, first run 44.4%
-  // (ALLOW 2/15), 0 unsafe; 72.2% after number-forms.ts and the range restatements.
-  ["blind23.jsonl", 36, 0.72],
+  // (ALLOW 2/15), 0 unsafe; 72.2% after number-forms.ts and the range restatements, 77.8% after the health-factor
+  // floor and the collateral named in words.
+  ["blind23.jsonl", 36, 0.77],
   // blind22: 52 mandates given as structure (bare titles over their lines, markdown / CSV / JSON / YAML tables whose
   // rows are the grants, key = value, Q&A pairs, ticked and crossed lines) across HL, Polymarket, Jupiter, Uniswap,
   // Base, Solana, Starknet, x402, Aave; written before reading the engine, first run 32.7% (ALLOW 0/20), 0 unsafe.

@@ -4,7 +4,7 @@
  * it. A figure that cannot be computed (no price, no counter) is a missing fact.
  */
 import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
-import { addressesIn, aliasesOf, atPath, currentLeverage, findCounter, normAddr, num, positionSize, priceOf } from "../context";
+import { addressesIn, aliasesOf, atPath, currentLeverage, describedPath, findCounter, normAddr, num, positionSize, priceOf } from "../context";
 import { qty } from "../text";
 import { USD_STABLES } from "../vocab";
 
@@ -88,7 +88,8 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
   let c = capIn;
   if (c.limitOf) {
     if (!inScope(c.scope, view)) return [];
-    const base = num(atPath(ctx, c.limitOf.path));
+    const path = describedPath(ctx, c.limitOf.path);
+    const base = path === null ? null : num(atPath(ctx, path));
     if (base === null) return [{ type: "unknown", message: `The context does not give ${c.limitOf.path}, so the ${c.limitOf.pct}% limit ("${c.rule}") cannot be computed.` }];
     c = { ...c, limit: { value: (base * c.limitOf.pct) / 100, unit: "USD" } };
   }
@@ -151,6 +152,13 @@ function counterFor(c: Cap, view: ActionView, ctx: Ctx): { path: string; value: 
       findCounter(ctx, [/stak|delegat/i, unitRe], not) ??
       findCounter(ctx, [/stak|delegat/i], not)
     );
+  }
+  // A debt total with no path named: the one figure of outstanding debt the context gives, in dollars.
+  // Two such figures and neither is taken (the smaller would let more through).
+  if (subject === "debt" && c.period === "total") {
+    const path = describedPath(ctx, "~debt");
+    const v = path === null ? null : num(atPath(ctx, path));
+    return path === null || v === null ? null : { path: path.replace(/^context\./, ""), value: v };
   }
   const periodRe = c.period === "day" ? /today|day|daily|24\s?h/i : c.period === "week" ? /week|7d/i : c.period === "month" ? /month|30d/i : null;
   const spendRe = /spen[dt]|paid|payments?|used|usage|volume|sent|outflow|notional|traded|bets?|wager/i;

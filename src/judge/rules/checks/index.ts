@@ -11,6 +11,7 @@ import { checkFloor, checkPriceFloor } from "./ranges";
 import { checkCounterpartyNotes } from "./notes";
 import { checkHostPayee } from "./payees";
 import { checkGrants } from "./grants";
+import { checkHealthFloor } from "./health";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -64,6 +65,9 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "price_floor":
         out.push(...checkPriceFloor(c, orderView));
+        break;
+      case "health_floor":
+        out.push(...checkHealthFloor(c, view, ctx));
         break;
       case "leverage_cap":
       case "leverage_escalate":

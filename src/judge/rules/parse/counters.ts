@@ -31,13 +31,26 @@ const periodOfWords = (t: string): Period | null =>
         ? "month"
         : null;
 
+/**
+ * "at most 40% of the collateral value": the figure named in words, found in the context when the judge runs
+ * (`describedPath`: the one number whose key holds the word, else not computed). Only the collateral so far: a
+ * bankroll or a treasury named in words is read by the readers of its own sentence (with its running total).
+ */
+const PCT_OF_WORDS = /(\d+(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|our\s+|its\s+|my\s+|total\s+)*(collateral)(?:\s+(?:value|balance|in usd|usd|held|posted))?(?![\w-]|\s+(?:of|in|on|at|for|from)\b)/gi;
+
 /** "A single swap may use at most 10% of context.portfolio_usd": caps whose limit is a share of a context figure. */
 export function parseShareCaps(c: Clause, st: ParseState, rule: string): void {
-  scan(c, PCT_OF, (m) => {
+  for (const re of [PCT_OF, PCT_OF_WORDS]) scanShares(c, st, rule, re);
+  if (st.constraints.some((k) => k.kind === "cap" && k.limitOf))
+    scan(c, /\b(?:no|any)\s+(?:single\s+)?\b|\b(?:must|may|shall|should|will|can|does|do)\s+not\b|\bnot\b|\buse\b|\bafter\s+(?:the|this)\s+\w+\b|\boutstanding\b|\btotal\b/gi, () => undefined);
+}
+
+function scanShares(c: Clause, st: ParseState, rule: string, re: RegExp): void {
+  scan(c, re, (m) => {
     const before = c.text.slice(0, m.index);
     const cap = CAP_BEFORE.exec(before.slice(-60));
     if (!cap) return false;
-    const path = c.refs.ctx[Number(m[2])];
+    const path = re === PCT_OF ? c.refs.ctx[Number(m[2])] : `~${m[2].toLowerCase()}`;
     let scope: CapScope = "any";
     for (const [s, re] of SCOPES) if (re.test(c.text)) {
       scope = s;
@@ -51,8 +64,6 @@ export function parseShareCaps(c: Clause, st: ParseState, rule: string): void {
     const capAt = before.length - before.slice(-60).length + cap.index;
     consume(c, capAt, capAt + cap[0].length);
   });
-  if (st.constraints.some((k) => k.kind === "cap" && k.limitOf))
-    scan(c, /\b(?:no|any)\s+(?:single\s+)?\b|\b(?:must|may|shall|should|will|can|does|do)\s+not\b|\bnot\b|\buse\b|\bafter\s+(?:the|this)\s+\w+\b|\boutstanding\b|\btotal\b/gi, () => undefined);
 }
 
 /**

@@ -11,6 +11,7 @@ import { isBackground, isPreamble, labelPrefixEnd } from "./preamble";
 import { parseAboveThat, parseAmounts, parseLeverage, parseSlippage } from "./amounts";
 import { parsePriceCap } from "./price";
 import { parsePriceRange, parseRanges, restatesBound } from "./ranges";
+import { parseHealthFloor } from "./health";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
 import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
@@ -180,6 +181,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseLeverage(c, st, rule);
   parseSlippage(c, st, rule);
   parsePriceRange(c, st, rule);
+  parseHealthFloor(c, st, rule);
   parsePriceCap(c, st, rule);
   parseSide(c, st, rule);
   parseProtective(c, st, rule);
