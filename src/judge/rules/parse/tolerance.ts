@@ -160,7 +160,7 @@ const EMPHASIS_TAIL = new RegExp(String.raw`(?:,\s*|\s+[-–]\s*)${EMPHASIS}\s*[
  * withdraw, not even once" after a rule. None has a figure, an activity or an asset of its own.
  */
 const FRAGMENTS: Array<[RegExp, (k: Constraint) => boolean]> = [
-  [CAUTION, (k) => CAP_KINDS.has(k.kind)],
+  [new RegExp(CAUTION.source.replace("(?:^|,\\s*|\\s+)", "^\\s*"), "i"), (k) => CAP_KINDS.has(k.kind)],
   [/^\s*(?:and\s+)?(?:never|not|no|nothing|none)\s+(?:(?:a|one|single)\s+(?:cent|penny|dollar|bit|unit)\s+)?(?:more|higher|bigger|larger|greater|above|over|beyond)(?:\s+than\s+(?:that|this|it))?(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i, (k) => CAP_KINDS.has(k.kind)],
   [new RegExp(NO_MARGIN_RULE.source.replace("(?:^|,\\s*|\\s+)", "^\\s*"), "i"), () => true],
   [/^\s*(?:and\s+)?nothing\s+(?:more|further)\s*[.!]*\s*$/i, (k) => k.kind === "allow" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0)],
