@@ -9,6 +9,7 @@ import { normaliseNumbers } from "./numbers";
 import { AMBIGUOUS_RE, readSeparators, spokenForms, unitFirst } from "./number-forms";
 import { normaliseOwnerStyles } from "./styles";
 import { normaliseSpelling } from "./spelling";
+import { nameReferrals } from "./parse/human";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
 import { normaliseConfigLines } from "./config-lines";
 import { readStructure } from "./structure/index";
@@ -57,7 +58,7 @@ const STYLED = new Map<string, string>();
 function normaliseStyles(raw: string): string {
   const hit = STYLED.get(raw);
   if (hit !== undefined) return hit;
-  const out = normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(readStructure(unwrapLayout(readSeparators(raw)))))));
+  const out = nameReferrals(normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(readStructure(unwrapLayout(readSeparators(raw))))))));
   if (STYLED.size >= 512) STYLED.delete(STYLED.keys().next().value as string);
   STYLED.set(raw, out);
   return out;
@@ -136,7 +137,7 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/(^|\n)([ \t-]*)([A-Za-z]+(?:_[A-Za-z0-9]+)+)(\s*[:=]\s*)/g, (_m, nl: string, ind: string, key: string, sep: string) => `${nl}${ind}${key.replace(/_/g, " ")}${sep.includes("=") ? ": " : sep}`);
   s = s.replace(/(^|\n)([ \t-]*[A-Za-z][A-Za-z ]*?)\s+usdc?\s*:\s*\$?(?=\d)/gi, "$1$2: $");
   // Chat spelling: "b4" is before, "w/o" without, "askin" asking; "ping me before you send it" is "ping me first".
-  s = s.replace(/\bb4\b/gi, "before").replace(/\bw\/o\b/gi, "without").replace(/\b(ask|check|ping|text|call)in\b/gi, "$1ing");
+  s = s.replace(/\bw\/?\s+(?=(?:me|us|the owner)\b)/gi, "with ").replace(/\bb4\b/gi, "before").replace(/\bw\/o\b/gi, "without").replace(/\b(ask|check|ping|text|call)in\b/gi, "$1ing");
   s = s.replace(/\bbefore\s+(?:you|u|the agent|it)\s+(?:send|place|submit|execute|do|make|put in|fire off)s?\s+(?:it|them|that|this|the (?:order|bet|trade|payment))\b/gi, "first");
   // Chat spelling: "u can" is "you can".
   s = s.replace(/\bu\s+(?=(?:can|may|must|should|cannot|can't|are|will)\b)/gi, "you ");

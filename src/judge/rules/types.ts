@@ -90,7 +90,11 @@ export type Constraint =
       grantId?: number;
     })
   /** "Nothing else is permitted": an action the rules do not permit is outside them, not merely unmentioned. */
-  | (Base & { kind: "only_listed" })
+  | (Base & {
+      kind: "only_listed";
+      /** "anything these rules don't cover: escalate to #ops": what no rule permits is held for a human, not refused. */
+      ask?: boolean;
+    })
   /** direction: "never remove margin" binds only margin removals (an addition is not forbidden). */
   | (Base & {
       kind: "forbid";

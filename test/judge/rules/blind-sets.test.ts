@@ -73,6 +73,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // "only for the fees") and which actions a rule about it touches; written before reading the engine, first run 50.0%
   // with 1 unsafe ALLOW (a cWithdraw under "moving HYPE from staking back to spot requires approval"), 85.7% after.
   ["blind24.jsonl", 42, 0.85],
+  // blind21: 39 decisions sent to a human (a role, a channel, signers, a board, a first name; above a figure, in a
+  // band, for a side, for anything not covered) and "no need to ask" clauses, nine styles and venues; written before
+  // reading the engine, first run 64.1% with 1 unsafe ALLOW (an order above "submitted to the Head of Trading for
+  // approval" read as permitted), fixed before landing; 79.5% after the referral readers.
+  ["blind21.jsonl", 39, 0.79],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -130,7 +130,8 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
   const forbidden = new Set(cs.flatMap((c) => (c.kind === "forbid" && whole(c) ? c.activities : [])));
   const ok = new Set<Activity>([...permitted, ...implied]);
   if (ok.has("order")) ok.add("cancel");
-  const closed = cs.find((c) => c.kind === "only_listed");
+  const closed = cs.find((c) => c.kind === "only_listed" && !c.ask);
+  const askOthers = cs.find((c) => c.kind === "only_listed" && c.ask);
   for (const a of view.activities) {
     if (ok.has(a) || forbidden.has(a)) continue;
     if (closed && ok.size > 0 && a !== "unknown") {
@@ -147,6 +148,10 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
     }
     if ((RELATED[a] ?? []).some((r) => ok.has(r))) {
       out.push({ type: "unknown", message: `The rules permit ${list(permitted)} but do not say whether ${ACT_LABEL[a]} is allowed (${view.summary}).` });
+      continue;
+    }
+    if (askOthers) {
+      out.push({ type: "unknown", message: `The rules permit ${list(permitted)}, and this action is ${ACT_NOUN[a]}, which they leave to a human ("${askOthers.rule}").` });
       continue;
     }
     out.push({ type: "violation", message: `The rules only permit ${list(permitted)}, and this action is ${ACT_NOUN[a]}: ${view.summary}` });

@@ -4,7 +4,7 @@
  * (a small window bounded by punctuation and the neighbouring amounts), so "Max notional $2,000 per order",
  * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
  */
-import { HUMAN_SIGN_RE } from "./human";
+import { HUMAN_SIGN_RE, REFERRAL_RE, REFERRAL_TAIL } from "./human";
 import type { Activity, CapScope, Constraint, Period, Quantity } from "../types";
 import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
 import { add, asSymbol, type ParseState } from "./state";
@@ -25,8 +25,11 @@ const NEG_CTX =
 
 const ESCALATE_BASE =
   /\b(?:needs?|requires?|required|must (?:get|have|be)|should (?:get|be)|get|gets|need to be|needs to be)\s+(?:(?:an?|the|my|explicit|prior|written|a human's|human|manual|owner's|owner|operator's|operator|admin's|admin|someone's|treasurer's|treasurer|cfo's|cfo|ceo's|ceo|finance|compliance|manager's|manager|team's|team)\s+)*(?:sign[- ]?off|approval|review|confirmation|ok|okay|consent|authori[sz]ation|approved|reviewed|confirmed|signed[- ]off)\b(?:\s+(?:by|from)\s+(?:a\s+|the\s+|an\s+)?(?:human|person|owner|me|operator|admin|treasurer|manager|someone|supervisor|risk officer))?(?:\s+first)?|\bescalat\w*(?:\s+(?:it|them|to (?:a |an |the )?(?:human|me|owner|person|manager|supervisor|treasurer|approver|reviewer|compliance)(?:\s+(?:approver|reviewer|operator|officer|team))?))?|\bneeds?\s+(?:a\s+|the\s+)?(?:human|person|me|someone|owner|operator)\s+to\s+(?:approve|sign off on|sign off|review|confirm|ok|okay)(?:\s+(?:it|them|this|that))?(?:\s+first)?|\b(?:ping|text|call|message|ask|check with)\s+(?:me|us|the owner|a human)(?:\s+first)?\b(?=\s*(?:$|[,.;)]|first|before))|\bhold (?:it |them )?for (?:review|approval)|\bask (?:me|the owner|a human|a person|for approval|first|before)\b|\bcheck with (?:me|the owner|a human)\b|\bconfirm with (?:me|the owner|a human)\b|\bflag (?:it |them )?for (?:review|a human)\b|\bhuman in the loop\b|\b(?:must|should|needs? to|has to|have to|is to|are to)\s+(?:first\s+)?(?:be\s+)?(?:put|submitted|brought|taken)\s+(?:first\s+)?to\s+a\s+(?:human|member|members['’]?|token|holder|dao|community|council|governance)?\s*vote(?:\s+first)?\b|\bwithout (?:first\s+)?(?:asking|checking with|consulting|approval from|confirming with|sign[- ]off from)\s+(?:me|the owner|a human|the team|someone)(?:\s+first)?\b|\bsend (?:it |them )?(?:to|for) (?:review|approval)\b|\b(?:a\s+)?(?:human|manual|owner|my|explicit)\s+(?:sign[- ]?off|approval|review|confirmation)\s+(?:is\s+)?(?:(?:required|needed)\s+)?(?:if|when|for|on|above|over)\b(?:\s+(?:anything|any\s+(?:payment|order|transfer|trade|swap)s?|payments?|orders?|transfers?|trades?|swaps?))?/gi;
-/** Every human-approval phrase: the base list above and the signing words of `human.ts`. */
-export const ESCALATE_RE = new RegExp(`${ESCALATE_BASE.source}|${HUMAN_SIGN_RE.source}`, "gi");
+/**
+ * Every human-approval phrase: the base list above, the signing words and the referrals of `human.ts`, each with
+ * what may follow it ("first", "before it is sent", "and wait"), so those words are read as part of the referral.
+ */
+export const ESCALATE_RE = new RegExp(`(?:${REFERRAL_RE.source}|${ESCALATE_BASE.source}|${HUMAN_SIGN_RE.source})${REFERRAL_TAIL}`, "gi");
 
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
@@ -223,7 +226,7 @@ function periodOf(c: Clause, from: number, to: number): { period: Period; m: Reg
  * over, not a hard cap. The sentence's last per-action cap becomes an escalation threshold.
  */
 export function parseAboveThat(c: Clause, st: ParseState, sentenceStart: number): void {
-  const m = /^\s*(?:and\s+)?(?:anything|any(?:thing)?\s+(?:payment|order|transfer|amount|trade|swap|bet)s?|amounts?|payments?|orders?|transfers?)\s+(?:larger|bigger|greater|higher|more|above (?:that|this)|over (?:that|this)|beyond (?:that|this)|(?:larger|bigger|greater|higher|more) than (?:that|this))\b/i.exec(c.text);
+  const m = /^\s*(?:(?:and|but|so|for|then|please)\s+)*(?:anything|any(?:thing)?\s+(?:payment|order|transfer|amount|trade|swap|bet)s?|amounts?|payments?|orders?|transfers?)\s+(?:larger|bigger|greater|higher|more|above (?:that|this)|over (?:that|this)|beyond (?:that|this)|(?:larger|bigger|greater|higher|more) than (?:that|this))\b/i.exec(c.text);
   const esc = m ? firstIn(c, ESCALATE_RE, m[0].length, c.text.length) : null;
   if (!m || !esc) return;
   const i = st.constraints.map((k, j) => (j >= sentenceStart && k.kind === "cap" && k.period === "action" ? j : -1)).filter((j) => j >= 0).pop();
@@ -363,7 +366,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (escalate && (isThreshold || !capWord)) {
       const thr = findIn(c, THRESHOLD, preStart, postEnd);
       take(c, thr);
-      add(st, { kind: "escalate_above", limit: q, scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), rule });
+      // "Any order or withdrawal above $5,000 needs my sign-off": a human line naming two kinds binds both, so it binds all.
+      const kinds = SCOPES.filter(([k, re]) => k !== "any" && re.test(scopeText)).length;
+      add(st, { kind: "escalate_above", limit: q, scope: kinds > 1 ? "any" : scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), rule });
       take(c, escalate);
     } else {
       add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, rule });

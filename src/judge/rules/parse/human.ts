@@ -26,3 +26,63 @@ export const HUMAN_SIGN_RE = new RegExp(
   ].join("|"),
   "gi",
 );
+
+/**
+ * A referral: the decision is sent to someone else. Who receives it: "me", a role ("the duty risk officer", "the
+ * Head of Trading", "the multisig signers", "the board"), a channel ("#hedge-desk", "on-call") or a first name
+ * (a first name, "ask Lena first", is rewritten to "the owner" in spelling.ts, where case can be told). A role ends in one of these head nouns; a wallet ("the treasury") is never one, so "send it to the
+ * treasury" stays a transfer.
+ */
+const ROLE = String.raw`(?:humans?|persons?|people|owners?|cfo|ceo|cto|coo|cio|treasurer|stewards?|signers?|signatories|committee|council|board|managers?|admins?|administrators?|operators?|founders?|approvers?|reviewers?|team|desk|officers?|compliance|multisig|multi-sig|members?|directors?|controller|finance|head|lead|supervisors?|on-?call|ops|traders?|legal|accounting|channel|group|chat|boss|partners?|custodian|guardian|me|us|myself)`;
+const TARGET = String.raw`(?:me|us|myself|ourselves|someone|somebody|on-?call|#[\w-]+|(?:(?:the|a|an|our|my|your|two|2|three|3|both|all|any|one|another|a second|their)\s+)?(?:[\w'’-]+\s+){0,3}?${ROLE}(?:\s+${ROLE}\b)*(?:\s+of\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?)?)\b`;
+/** What the referral asks for: "for approval", "for manual approval", "for check", "for a sign-off". */
+const PURPOSE = String.raw`(?:a\s+|an\s+|the\s+|their\s+|his\s+|her\s+)?(?:(?:manual|written|explicit|prior|final|human|formal|second)\s+)?(?:approval|review|sign[- ]?off|check(?:ing)?|confirmation|decision|go-?ahead|ok|okay|countersignature|signature|vote|consideration|authori[sz]ation|verification|clearance|blessing)`;
+const WAIT_FOR = String.raw`(?:a|an|the|my|our|their|his|her|explicit|written)?\s*(?:[\w'’-]+['’]s\s+)?(?:thumbs[- ]?up|ok|okay|go-?ahead|approval|sign[- ]?off|confirmation|green light|yes|reply|answer|response|countersignature|signature|decision)`;
+
+export const REFERRAL_RE = new RegExp(
+  [
+    // "must be referred to the duty risk officer", "are to be submitted to the multisig signers for manual approval"
+    // (the auxiliary before it, "must be", "are to be", is left to the general reader, as for any rule)
+    String.raw`\b(?:first\s+)?(?:referred|submitted|escalated|routed)\s+(?:up\s+|over\s+)?(?:to|before)\s+${TARGET}(?:\s+for\s+${PURPOSE})?`,
+    // "send it to me for check", "pass it to the desk for review", "escalate to #defi-ops", "refer it to the CFO"
+    String.raw`\b(?:send|sending|sent|pass|passed|forward|forwarded|bring|brought|take|taken|hand|handed|put)\s+(?:(?:it|them|this|that|these|those)\s+)?(?:over\s+|up\s+)?to\s+${TARGET}\s+for\s+${PURPOSE}`,
+    String.raw`\b(?:refer|submit|escalate|route)\s+(?:(?:it|them|this|that|these|those)\s+)?(?:up\s+)?to\s+${TARGET}(?:\s+for\s+${PURPOSE})?`,
+    // "ask Lena before sending", "ask to me before paying", "stop and page on-call", "checking w me", "run it by the desk"
+    String.raw`(?<!\b(?:per|each|every|a|one|any|the)\s)\b(?:(?:stop|pause|halt)\s+and\s+)?(?:ask(?:ing)?|ping(?:ing)?|pag(?:e|ing)|text(?:ing)?|call(?:ing)?|message|messaging|dm|notify(?:ing)?|alert(?:ing)?|consult(?:ing)?|email(?:ing)?|contact(?:ing)?|check(?:ing)?\s+(?:in\s+)?(?:with|w\/?)|run\s+(?:it|this|that|them)\s+(?:by|past)|clear\s+(?:it|this|that|them)\s+with|confirm(?:ing)?\s+with|talk(?:ing)?\s+to)\s+(?:to\s+)?${TARGET}(?=\s*(?:$|[,.;:)!]|first|before|prior|and\b|if\b|when\b|whenever\b|for\b|about\b))`,
+    // "post in #treasury and wait for a thumbs-up"
+    String.raw`\b(?:post|drop|raise|flag|open)\s+(?:it\s+|a\s+(?:message|request|ticket|note)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:#[\w-]+|[\w-]+\s+(?:channel|chat|group|thread))(?:\s+channel)?\s+(?:and\s+)?wait\b(?:\s+for\s+${WAIT_FOR})?`,
+    // "wait for a thumbs-up", "wait for the desk's OK"
+    String.raw`\bwait(?:ing)?\s+for\s+${WAIT_FOR}(?:\s+(?:from|by|of)\s+${TARGET})?`,
+    // "needs the approval of the board", "requires the written sign-off of the Head of Risk", "need the risk desk's sign-off"
+    String.raw`\b(?:needs?|requires?|required|subject to|must (?:have|get|obtain)|only with)\s+(?:(?:the|a|an|prior|written|explicit|manual|formal)\s+)*(?:approval|sign[- ]?off|consent|authori[sz]ation|agreement|ok|okay|say-?so|blessing|countersignature|signature)\s+(?:of|from|by)\s+${TARGET}`,
+    String.raw`\b(?:needs?|requires?|subject to|must (?:have|get|obtain)|only with)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?[\w-]+(?:['’]s|s['’])\s+(?:(?:written|explicit|prior|formal)\s+)?(?:approval|sign[- ]?off|consent|ok|okay|go-?ahead|signature|countersignature|blessing|review)`,
+    // "requires dual approval", "multisig sign-off", "2-of-3 signatures"
+    String.raw`\b(?:(?:needs?|requires?|required|subject to|under|with)\s+)?(?:(?:a|an)\s+)?(?:dual|double|two-person|multi-?sig|multisignature|\d-of-\d|two-key|joint)\s+(?:approval|sign[- ]?off|signatures?|authori[sz]ation|control|signing)`,
+    // "only after the risk desk has signed off", "not until the CFO approves"
+    String.raw`\b(?:only\s+(?:after|once|when|if)|not\s+(?:before|until)|until)\s+${TARGET}\s+(?:(?:has|have|had)\s+)?(?:signed off|signs off|approved|approves|agreed|agrees|confirmed|confirms|okayed|okays|ok['’]?d|said yes|says yes|given (?:the |their |a |an )?(?:ok|okay|go-?ahead|approval|sign[- ]?off))(?:\s+(?:on\s+)?(?:it|them|this|that))?`,
+    // "hold it for the risk desk", "hold for a human"
+    String.raw`\bhold\s+(?:(?:it|them|this|that)\s+)?(?:for|until)\s+${TARGET}`,
+  ].join("|"),
+  "gi",
+);
+
+/**
+ * What may follow a referral and belongs to it: "first", "before it is sent", "prior to execution", "and wait",
+ * "never alone". Read only right after a referral phrase, so these words never limit anything on their own.
+ */
+export const REFERRAL_TAIL = String.raw`(?:\s*,?\s*(?:first|beforehand|in advance|up front|each time|every time|please|(?:and\s+)?wait|never alone|not alone|never on (?:its|your|their) own|(?:before|prior to|ahead of)\s+(?:(?:it|they|this|that|anything|any\s+\w+|the\s+\w+|you|we|i|u)\s+)?(?:(?:is|are|gets?|goes|go|get|can\s+be|be)\s+)?(?:sent|paid|executed|submitted|placed|signed|released|broadcast|acting|sending|paying|executing|submitting|placing|signing|releasing|moving|going out|goes out|doing (?:it|so|anything)|submission|execution|execute|send|pay|act|proceeding|proceed|doing|trading|swapping|transferring|withdrawing|borrowing)(?:\s+(?:it|them|anything|this|that))?)\b){0,3}`;
+
+/** Names that are venues, chains or sentence words, never a person asked. */
+const NOT_A_NAME = /^(?:Jupiter|Uniswap|Aave|Hyperliquid|Polymarket|Chainlink|Pyth|Coinbase|Binance|Kraken|Base|Solana|Starknet|Ethereum|Arbitrum|Optimism|Polygon|The|Any|All|Each|Every|Only|Never|Before|First|Orders?|Trades?|Payments?)$/;
+
+/**
+ * "ask Lena first", "check with Marco before sending", "ping Sam": a first name after a referral verb is a person,
+ * rewritten to "the owner" so the referral readers see it. Case matters here (a capitalised word only), which the
+ * case-insensitive readers cannot tell.
+ */
+export function nameReferrals(s: string): string {
+  return s.replace(
+    /\b([Aa]sk|[Pp]ing|[Pp]age|[Tt]ext|[Mm]essage|DM|[Dd]m|[Nn]otify|[Cc]onsult|[Ee]mail|[Cc]heck(?:ing)? (?:in )?with|[Rr]un (?:it|this|that|them) (?:by|past)|[Tt]alk to|[Cc]lear (?:it|this|that) with|[Cc]onfirm with)\s+([A-Z][a-z]{2,})\b(?=\s*(?:$|[,.;:)!]|first\b|before\b|prior\b|and\b|if\b|when\b|for\b|about\b))/g,
+    (m, verb: string, name: string) => (NOT_A_NAME.test(name) ? m : `${verb} the owner`),
+  );
+}

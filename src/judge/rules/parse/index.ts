@@ -25,6 +25,7 @@ import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
+import { isReferralTail, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
 import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
@@ -150,6 +151,12 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     consume(c, 0, c.text.length);
     return [];
   }
+  // "never alone" after a referral; "no need to ask me" and "if anything's off, ping me" (referrals.ts).
+  if (!first && isReferralTail(c.text, sentence)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
+  if (parseNoAsk(c, st, rule) || parseDoubt(c, st, rule)) return [];
   // Identifiers ("EW-12", "desk 2", "rev 3"), the subject of a purpose statement and what it describes are not limits.
   consumeIdentifiers(c);
   consumePurposeSubject(c);
@@ -192,6 +199,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   // "anything larger needs approval" looks back at this sentence and the one before it.
   parseAboveThat(c, st, capsFrom);
   parseShareCaps(c, st, rule);
+  parseReferralBand(c, st, rule);
   parseRanges(c, st, rule);
   parseAmounts(c, st, rule);
   parseCounterDecl(c, st);
@@ -301,6 +309,10 @@ function parseUncached(intent: string): ParsedIntent {
       continue;
     }
     // "if a service asks to be paid elsewhere, don't pay it": settled once the payee rules are known (payees.ts).
+    if (readReferralSentence(s, rule, st)) {
+      prevStart = st.constraints.length;
+      continue;
+    }
     if (RESTATED_PAYEE.test(s)) {
       prevStart = st.constraints.length;
       restatedPayee.push(st.readings.length);
@@ -383,6 +395,7 @@ function parseUncached(intent: string): ParsedIntent {
       st.readings[i] = { ...st.readings[i], reading: "not understood", unread: ["else"], question };
     }
   settleReferences(st);
+  settleReferrals(st);
   guardPurposeObjects(st);
   assignCounters(st);
   // Before lists are unioned: the lists and caps a grant folds in are then left out of the union.

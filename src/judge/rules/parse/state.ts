@@ -1,7 +1,7 @@
 /**
  * State the sentence recognisers share while one intent is parsed, plus small word helpers.
  */
-import type { Activity, Constraint } from "../types";
+import type { Activity, Constraint, ListDim } from "../types";
 import type { ClauseReading } from "./reading";
 import { KNOWN_TOKENS, NOT_TOKENS, USD_STABLES, VENUES } from "../vocab";
 
@@ -24,6 +24,8 @@ export interface ParseState {
   readings: ClauseReading[];
   /** Running totals the rules point at ("month-to-date spend is context.month_to_date_usd"), with their words. */
   counters: Array<{ path: string; words: string }>;
+  /** Referral clauses read only if the rest of the rules permit what they name or check the list they doubt (referrals.ts). */
+  referrals: Array<{ rule: string; needs: { activities?: Activity[]; dims?: ListDim[] } }>;
 }
 
 export function newState(intent: string): ParseState {
@@ -38,6 +40,7 @@ export function newState(intent: string): ParseState {
     stableOnly: stablesOnly(intent),
     readings: [],
     counters: [],
+    referrals: [],
   };
 }
 
