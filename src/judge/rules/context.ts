@@ -4,6 +4,7 @@
  * caller-supplied data, not authority: it can supply facts (a price, a counter), never permission.
  */
 import { USD_STABLES } from "./vocab";
+import { pricesFresh } from "../../venues/lib/prices";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -65,19 +66,6 @@ export function priceOf(symbol: string | null, ctx: Ctx): number | null {
     }
   }
   return USD_STABLES.has(s) ? 1 : null;
-}
-
-/** Prices older than this, against the context's own clock, are not a fact about now. */
-const STALE_MS = 60 * 60 * 1000;
-
-/** False when the context dates its prices (prices_as_of) and its clock (now) and they are over an hour apart. */
-export function pricesFresh(ctx: Record<string, unknown>): boolean {
-  const asOf = ctx.prices_as_of ?? ctx.pricesAsOf ?? ctx.as_of;
-  const now = ctx.now;
-  if (typeof asOf !== "string" || typeof now !== "string") return true;
-  const a = Date.parse(asOf);
-  const n = Date.parse(now);
-  return !Number.isFinite(a) || !Number.isFinite(n) || n - a <= STALE_MS;
 }
 
 /** Value at a dotted context path ("context.suppliers" or "suppliers"). */

@@ -27,8 +27,22 @@ export function canonSymbol(symbol: string): string {
   return (m ? m[0] : symbol.trim()).toUpperCase();
 }
 
+/** Prices older than this, against the context's own clock, are not a fact about now. */
+const STALE_MS = 60 * 60 * 1000;
+
+/** False when the context dates its prices (prices_as_of) and its clock (now) and they are over an hour apart. */
+export function pricesFresh(ctx: Record<string, unknown>): boolean {
+  const asOf = ctx.prices_as_of ?? ctx.pricesAsOf ?? ctx.as_of;
+  const now = ctx.now;
+  if (typeof asOf !== "string" || typeof now !== "string") return true;
+  const a = Date.parse(asOf);
+  const n = Date.parse(now);
+  return !Number.isFinite(a) || !Number.isFinite(n) || n - a <= STALE_MS;
+}
+
+/** A stale table prices nothing: a dollar figure computed from it would be a guess about now. */
 export function contextPrice(symbol: string, ctx: unknown): number | null {
-  if (!isRecord(ctx)) return null;
+  if (!isRecord(ctx) || !pricesFresh(ctx)) return null;
   for (const table of PRICE_TABLES) {
     const t = ctx[table];
     if (!isRecord(t)) continue;

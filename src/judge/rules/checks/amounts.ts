@@ -4,6 +4,7 @@
  * it. A figure that cannot be computed (no price, no counter) is a missing fact.
  */
 import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
+import { pricesFresh } from "../../../venues/lib/prices";
 import { addressesIn, aliasesOf, atPath, currentLeverage, describedPath, findCounter, normAddr, num, positionSize, priceOf } from "../context";
 import { qty } from "../text";
 import { USD_STABLES } from "../vocab";
@@ -125,7 +126,8 @@ const cap1 = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Why a figure is missing, in words a person can fix: usually a price the context does not give. */
 function missingWhy(it: Item, unit: string, ctx: Ctx): string {
-  if (unit === "USD" && it.asset && priceOf(it.asset, ctx) === null) return `the context gives no ${it.asset} price`;
+  if (unit === "USD" && it.asset && priceOf(it.asset, ctx) === null)
+    return ctx && !pricesFresh(ctx) ? `the context's prices are more than an hour older than its clock` : `the context gives no ${it.asset} price`;
   return "the facts do not give the amount";
 }
 

@@ -38,7 +38,7 @@ const PERIODS: Array<[Period, RegExp]> = [
 ];
 // A calendar or fiscal quarter has no period of its own: it is a running total, checked against the counter the
 // rules name for it (a quarter-to-date figure); with none named, only a total counter can serve, or it escalates.
-const TOTAL_RE = /\b(?:(?:per|a|each|every|any|in a|in any|this|the current)\s+(?:calendar\s+|fiscal\s+)?quarter|quarterly|in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate)\b/gi;
+const TOTAL_RE = /\b(?:(?:per|a|each|every|any|in a|in any|this|the current)\s+(?:calendar\s+|fiscal\s+)?quarter|quarterly|in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate|(?:across|over)\s+(?:the\s+|all\s+|every\s+|our\s+|my\s+|this\s+|its\s+)?(?:whole\s+|entire\s+)?(?:account|acct|book|portfolio|open\s+positions|positions|markets|perps|assets|wallets)|(?:account|acct|portfolio|book)[- ]wide|open\s+(?=notional|positions?|exposure|interest))\b/gi;
 const SUBJECT_RE =
   /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?|hedge)\b/i;
 const SCOPES: Array<[CapScope, RegExp]> = [
