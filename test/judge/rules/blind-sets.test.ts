@@ -54,6 +54,12 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // final one (ALLOW recall 1/36, 0/35), 0 unsafe. Regression floors from here on, no longer held out.
   ["blind11.jsonl", 90, 0.5],
   ["blind17.jsonl", 90, 0.53],
+  // blind18 and blind19: sealed in session 20, written like a third public set (dev2's venues, categories and owners'
+  // styles, new wording) by engineers who never read the engine, kept off main and run once at the end: 62.2% / 52.2%
+  // on the round's starting engine (1 unsafe ALLOW in blind18), 66.7% / 53.3% on its final one (1 + 2 unsafe, all
+  // three fixed after that run). Regression floors from here on, no longer held out.
+  ["blind18.jsonl", 90, 0.67],
+  ["blind19.jsonl", 90, 0.55],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
