@@ -231,7 +231,8 @@ export function checkEscalateAbove(c: Extract<Constraint, { kind: "escalate_abov
   if (!inScope(c.scope, view)) return [];
   const out: Finding[] = [];
   const limit = fmtQ(c.limit.value, c.limit);
-  for (const it of measure(view, c.limit.unit, ctx)) {
+  const items = measure(view, c.limit.unit, ctx);
+  for (const it of items) {
     if (it.value === null) {
       out.push({ type: "unknown", message: `${cap1(it.what)} cannot be computed, so "${c.rule}" cannot be applied.` });
       continue;
@@ -239,8 +240,17 @@ export function checkEscalateAbove(c: Extract<Constraint, { kind: "escalate_abov
     const over = c.inclusive ? it.value >= c.limit.value : it.value > c.limit.value + 1e-9;
     if (over) out.push({ type: "escalate", message: `${cap1(it.what)} is ${fmtQ(it.value, c.limit)}, above ${limit}, and "${c.rule}".` });
   }
+  // "if one multicall moves more than 1,500 USDC in total, ping me": a line drawn on the whole action holds a batch
+  // whose parts are each under it, so splitting one large move into small calls never avoids the human.
+  if (out.length === 0 && items.length > 1 && items.every((it) => it.value !== null) && WHOLE_ACTION.test(c.rule)) {
+    const sum = items.reduce((a, it) => a + (it.value as number), 0);
+    if (c.inclusive ? sum >= c.limit.value : sum > c.limit.value + 1e-9)
+      out.push({ type: "escalate", message: `Together the ${items.length} parts of this action come to ${fmtQ(sum, c.limit)}, above ${limit}, and "${c.rule}".` });
+  }
   return out;
 }
+
+const WHOLE_ACTION = /\b(?:in total|total(?:ling|ing)?|combined|together|altogether|in aggregate|aggregate|all in|summed|multicalls?|batch(?:es|ed)?|bundles?|one (?:transaction|tx|call)|a single (?:transaction|tx))\b/i;
 
 export function checkSlippage(c: Extract<Constraint, { kind: "slippage_cap" }>, view: ActionView, ctx: Ctx): Finding[] {
   const s = view.swap;
