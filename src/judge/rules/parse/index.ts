@@ -22,7 +22,8 @@ import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
 import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
-import { isLimiting, isRecipientNoun, isTimeWord, type ClauseReading } from "./reading";
+import { isLimiting, type ClauseReading } from "./reading";
+import { LIMITS_SOMETHING, settleReferences, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
 import { isReferralTail, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
@@ -45,13 +46,6 @@ export interface ParsedIntent {
 }
 
 // "just", "solely", "exclusively": a label that says what the account is *only* for is a scope, read as a rule.
-/** Rules are quoted back in reasoning; a long clause is cut at a word boundary. */
-function shorten(q: string, max = 160): string {
-  if (q.length <= max) return q;
-  const cut = q.slice(0, max - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
-}
-
 /** "YES or NO shares": outcomes of a prediction market ("NO" here is not a negation). */
 function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
   if (!st.prediction) return;
@@ -76,48 +70,8 @@ const RATIFIED = /^\s*(?:(?:this|the|our)\s+)?(?:(?:mandate|policy|rules|charter
 const NO_TIME_RULE =
   /^\s*(?:and\s+|so\s+)?(?:(?:we|i)\s+)?(?:don['’]t|do not|won['’]t|will not|never)\s+(?:restrict|limit|care about|mind)\s+(?:(?:by|on|the|which|what)\s+)*(?:day|days|time|times|hour|hours|weekday|weekdays|weekends?|dates?|schedule|timing)(?:\s+of\s+(?:the\s+)?(?:week|day))?\s*[.!]?\s*$/i;
 
-/**
- * Clauses left not understood only because they point elsewhere in the same intent:
- * - "Pay only the vendors listed:" whose list follows as bullets: the recipient noun is the list the intent gives;
- * - "Weekend payments are fine" when payments are permitted elsewhere without a time: the time word narrows a
- *   permission that exists anyway, so reading past it grants nothing new.
- */
-function settleReferences(st: ParseState): void {
-  const recipientList = st.constraints.some((k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
-  st.readings.forEach((r, idx) => {
-    if (r.reading !== "not understood") return;
-    const produced = r.constraints.map((i) => st.constraints[i]).filter(Boolean);
-    // "... to the same grantees": the recipient list already given, restated.
-    const pointsAtList = recipientList && /\b(?:listed|below|following|these|those|same)\b|:\s*$/i.test(r.clause) && r.unread.every(isRecipientNoun);
-    // "delegate it to an approved validator" after the approved validators were listed: the list, restated. Only
-    // when a list covers every activity the clause permits, so the restatement cannot widen anything.
-    const covered = (acts: string[]) =>
-      st.constraints.some((k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) && (k.activities.length === 0 || acts.every((a) => k.activities.includes(a as Activity))));
-    const restatesList =
-      APPROVED_NOUN.test(r.clause) &&
-      r.unread.every((w) => APPROVED_WORD.test(w) || isRecipientNoun(w)) &&
-      produced.length > 0 &&
-      produced.every((k) => k.kind !== "permit" || covered(k.activities));
-    const otherPermits = new Set(
-      st.readings.flatMap((o, j) => (j === idx ? [] : o.constraints.map((i) => st.constraints[i]).flatMap((k) => (k && k.kind === "permit" ? k.activities : [])))),
-    );
-    // Only a permission that says "fine"/"ok"/"may": "Payouts on Fridays only" is a limit, never read past.
-    const timedPermission =
-      r.unread.every(isTimeWord) &&
-      !LIMITS_SOMETHING.test(r.clause.replace(/\b(?:may|can)\b/gi, "")) &&
-      /\b(?:fine|ok|okay|allowed|permitted|welcome|may|can)\b/i.test(r.clause) && produced.length > 0 && produced.every((k) => k.kind === "permit" && k.activities.every((a) => otherPermits.has(a)));
-    if (!pointsAtList && !timedPermission && !restatesList) return;
-    const at = st.unknown.findIndex((u) => u.startsWith(`Not understood: "${shorten(r.clause)}"`));
-    if (at >= 0) st.unknown.splice(at, 1);
-    st.readings[idx] = { ...r, reading: produced.length ? "constraint" : "descriptive", ignored: [...r.ignored, ...r.unread], unread: [] };
-  });
-}
-
 /** A line keyed by a prohibition: "Prohibited: ...", "Not allowed: ...", "Off limits: ...". */
 const PROHIBITION_KEY = /^\s*(?:prohibited|forbidden|not allowed|not permitted|disallowed|banned|off[- ]limits|never allowed)\s*:/i;
-
-const APPROVED_NOUN = /\b(?:an?|the|one of the|our)\s+(?:approved|listed|whitelisted|allowlisted|allowed|permitted|vetted)\s+(?:validators?|recipients?|payees?|vendors?|address(?:es)?|wallets?|counterpart(?:y|ies))\b/i;
-const APPROVED_WORD = /^(?:approved|listed|whitelisted|allowlisted|allowed|permitted|vetted|validators?)$/i;
 
 /** "don't send money anywhere, not to me, not to anyone": a fragment naming who, after a prohibition that names nobody. */
 const RESTATED_WHO =
@@ -231,9 +185,6 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   }
   return parsePositive(c, st, rule, { inherit, capClause, produced: st.constraints.length > before, permitted: st.constraints.slice(before).some((k) => k.kind === "permit") });
 }
-
-const LIMITS_SOMETHING =
-  /\b(?:only|solely|exclusively|never|no|not|none|nothing|nobody|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|limit(?:s|ed)?|cap(?:s|ped)?|budget|ceiling|forbidden|prohibited|banned|disallowed|restricted|blocked|off[- ]limits|out of bounds|required?|requires|needs?|approval|sign[- ]?off|escalat\w*|above|below|under|over|exceed\w*|if|when|unless|until|before|after)\b|n['’]t\b|\d|[$%]/i;
 
 /**
  * Allowlists of one kind written in several places ("Pay Oakridge 0x.. up to $500. Pay Brightline 0x.. up to
