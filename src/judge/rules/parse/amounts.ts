@@ -47,6 +47,12 @@ const SCOPES: Array<[CapScope, RegExp]> = [
   ["transfer", /\b(?:payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|bills?)\b/i],
   ["any", /\b(?:transactions?|txs?|actions?|operations?|times?)\b/i],
 ];
+/** The one kind of action a text names (swaps, orders or transfers); naming two kinds, or none, it speaks of every action. */
+export function namedScope(text: string): CapScope {
+  const kinds = SCOPES.filter(([k, re]) => k !== "any" && re.test(text));
+  return kinds.length === 1 ? kinds[0][0] : "any";
+}
+
 const BOUNDARY = /[,;()]|\band\b(?=\s+(?:max|at most|up to|no more|never|do not|don't|only|you|a |an |the |each|every|any|per|total))/gi;
 
 interface Amount {

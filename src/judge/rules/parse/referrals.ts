@@ -21,7 +21,7 @@
 import type { Activity, Constraint, ListDim } from "../types";
 import { consume, parseNumber, scan, type Clause } from "../text";
 import { impliedActivities } from "../checks/scope";
-import { ESCALATE_RE } from "./amounts";
+import { ESCALATE_RE, namedScope } from "./amounts";
 import { add, asSymbol, uniq, type ParseState } from "./state";
 
 const ESC = `(?:${ESCALATE_RE.source})`;
@@ -34,18 +34,6 @@ const BAND = new RegExp(
   "gi",
 );
 const UNTIL = new RegExp(String.raw`\b(?:up\s+)?(?:until|till|til)\s+(\$)?(${NUM})\s*(k)?(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`, "gi");
-
-/** The kind of action a line counts; naming two kinds (or none) it counts every action. */
-function scopeOf(text: string): "order" | "swap" | "transfer" | "any" {
-  const kinds = (
-    [
-      ["swap", /\bswaps?\b/i],
-      ["order", /\b(?:orders?|trades?|bets?|positions?|buys?|sells?)\b/i],
-      ["transfer", /\b(?:pay(?:s|ing|ments?)?|transfers?|payouts?|sends?|sending|withdrawals?|invoices?)\b/i],
-    ] as const
-  ).filter(([, re]) => re.test(text));
-  return kinds.length === 1 ? kinds[0][0] : "any";
-}
 
 function unitOf(dollar: string | undefined, word: string | undefined, st: ParseState): string | null {
   if (dollar) return "USD";
@@ -64,7 +52,7 @@ export function parseReferralBand(c: Clause, st: ParseState, rule: string): void
       const low = parseNumber(m[2] ?? m[8], m[3] ?? m[9]);
       const high = parseNumber(m[5] ?? m[11], m[6] ?? m[12]);
       if (!unit || low === null || high === null || !(low < high)) return false;
-      add(st, { kind: "escalate_above", limit: { value: low, unit }, scope: scopeOf(c.text), inclusive: true, rule });
+      add(st, { kind: "escalate_above", limit: { value: low, unit }, scope: namedScope(c.text), inclusive: true, rule });
       read = true;
     });
     if (read) {
@@ -77,7 +65,7 @@ export function parseReferralBand(c: Clause, st: ParseState, rule: string): void
     const unit = unitOf(m[1], m[4], st);
     const v = parseNumber(m[2], m[3]);
     if (!unit || v === null) return false;
-    add(st, { kind: "cap", limit: { value: v, unit }, period: "action", scope: scopeOf(c.text), strict: false, rule });
+    add(st, { kind: "cap", limit: { value: v, unit }, period: "action", scope: namedScope(c.text), strict: false, rule });
   });
 }
 
