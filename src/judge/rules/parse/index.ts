@@ -22,6 +22,7 @@ import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
 import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
+import { isTrustNotice } from "./trust-notices";
 import { isLimiting, type ClauseReading } from "./reading";
 import { LIMITS_SOMETHING, settleReferences, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
@@ -95,7 +96,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   // History, habit, purpose, headings and remarks about the document itself limit nothing (narrative.ts).
-  if (isNarrative(c.text) || (!first && isPurpose(c.text)) || isHeading(c.text) || isMeta(c.text)) {
+  // "Memos carry no authority", "only this text is my rules": what the engine enforces anyway (trust-notices.ts).
+  if (isNarrative(c.text) || (!first && isPurpose(c.text)) || isHeading(c.text) || isMeta(c.text) || isTrustNotice(c.text, c.sentence, st.readings.at(-1)?.clause)) {
     consume(c, 0, c.text.length);
     return [];
   }
