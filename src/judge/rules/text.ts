@@ -89,6 +89,10 @@ export function protect(raw: string, refs: Refs): string {
   // Config spelling of reduce-only: "r=true", "reduce_only: true", "reduceOnly=true".
   s = s.replace(/\b(?:r|reduce[_-]?only|reduceonly)\s*[=:]\s*true\b/gi, "reduce-only");
   // Shorthand: "mkts" are markets, "w/" is with, "lev" is leverage, "txs" are transactions.
+  // "no mkt orders", "no IOC, no mkt": the market order type, not the markets traded.
+  s = s.replace(/\bmkt\b(?=\s+(?:orders?|ones?|buys?|sells?)\b)|(?<=\b(?:no|not|never|avoid)\s+)mkt\b(?=\s*(?:[.,;!)\n]|$))/gi, "market");
+  // "lev max 3x, ISO", "5x iso only": isolated margin, written beside the leverage it goes with.
+  s = s.replace(/(?<=\b(?:\d+(?:\.\d+)?\s?x|lev\w*|margin)\b[^.;\n]{0,12}?)\b(?:iso|isol)\b(?:\s+only)?/gi, "isolated margin only");
   s = s.replace(/\bmkts?\b/gi, "markets").replace(/\bw\/(?=\s)/gi, "with").replace(/\blev\b(?=\s*(?:max|cap|limit|at most|up to|≤|<|\d))/gi, "leverage");
   // Venue action names: "spotSend" is a spot send, "usdSend" a USD send, "withdraw3" a withdrawal.
   s = s.replace(/\bspotSend\b/g, "spot send").replace(/\busdSend\b/g, "usd send").replace(/\bwithdraw3\b/g, "withdrawal").replace(/\bvaultTransfer\b/g, "vault transfer");

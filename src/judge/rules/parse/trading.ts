@@ -9,6 +9,10 @@ const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can'
 
 /** "cross only", "isolated margin only", "positions shall use isolated margin", "margin mode: cross". */
 export function parseMarginMode(c: Clause, st: ParseState, rule: string): void {
+  // "isolated margin pls", "Cross.": a clause that is only the mode.
+  scan(c, /^\s*(?:and\s+)?(?:please\s+|pls\s+)?(?:keep\s+(?:it\s+)?(?:on\s+)?)?(cross|isolated)(?:[- ]margin)?(?:\s+mode)?(?:\s+(?:pls|please|always|thx|thanks))?\s*[.!]?\s*$/gi, (m) =>
+    add(st, { kind: "margin_mode", mode: m[1].toLowerCase() as "cross" | "isolated", rule }),
+  );
   // "isolated margin top-ups": which margin is topped up, not a rule about the mode.
   scan(c, /\b(?:cross|isolated)(?=[- ]margin\s+(?:top[- ]?ups?|additions?|adjustments?|changes?|transfers?|removals?)\b)/gi, () => undefined);
   scan(
@@ -109,9 +113,11 @@ const TYPE_WORDS: Array<[RegExp, string[]]> = [
   [/\bIOC\b|\bimmediate[- ]or[- ]cancel\b/gi, ["ioc"]],
   [/\bFOK\b|\bfill[- ]or[- ]kill\b/gi, ["fok"]],
   [/\bFAK\b|\bfill[- ]and[- ]kill\b/gi, ["fak"]],
-  [/\blimit(?=\s+orders?\b|\s+only\b|[- ]only\b|\s*\()/gi, ["limit"]],
-  [/\bmarket(?=\s+orders?\b|[- ]only\b)|\b(?:at|use|using)\s+market\b(?!s)/gi, ["market"]],
-  [/\b(?:stop|trigger|stop[- ]loss|take[- ]profit)(?=\s+orders?\b)|\btriggers\b(?!\s+(?:at|when|if|on|above|below))/gi, ["trigger"]],
+  // "limits only", "only limits", "GTC limits": limit orders, when "limits" sits beside "only" or a time-in-force.
+  [/\blimit(?=\s+orders?\b|\s+only\b|[- ]only\b|\s*\()|\blimits(?=\s+only\b(?!\s+apply)|-only\b)|(?<=\bonly\s+)limits\b(?!\s+(?:on|of|for|to|apply))|(?<=\b(?:gtc|alo|ioc|gtd|post[- ]only|resting)\s+)limits\b/gi, ["limit"]],
+  // "no market ones", "limit orders, not market": the market type, closing a clause about order types.
+  [/\bmarket(?=\s+orders?\b|[- ]only\b|\s+ones?\b)|\b(?:at|use|using)\s+market\b(?!s)|(?<=\b(?:no|not|never)\s+)market\b(?=\s*(?:[.,;!)]|$))/gi, ["market"]],
+  [/\b(?:stop|trigger|stop[- ]loss|take[- ]profit)(?=\s+orders?\b)|\btriggers\b(?!\s+(?:at|when|if|on|above|below))|\bstop[- ]?loss(?:es)?\b|(?<!\bto\s+)\btake[- ]?profits?\b(?!\s+(?:on|from|when|at))/gi, ["trigger"]],
   [/\btwaps?(?=\s+orders?\b)|\bTWAPs?\b/gi, ["twap"]],
   [/\bfrontend\s?market(?=\s+orders?\b)|\bFrontendMarket\b/gi, ["market"]],
 ];
@@ -131,6 +137,8 @@ function negatedLater(text: string, found: Array<{ index: number }>): boolean[] 
 
 /** Order type / time-in-force rules. "Entries must be..." applies to orders that open or add to a position. */
 export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence: string): void {
+  // "no market orders, limits are fine": the permitted type beside a refused one restricts nothing more.
+  scan(c, /\blimits?(?:\s+orders?)?\s+(?:are|is)\s+(?:(?:totally|perfectly|also)\s+)?(?:fine|ok|okay|allowed|good|permitted)\b/gi, () => undefined);
   const found: Array<{ index: number; kinds: string[] }> = [];
   for (const [re, kinds] of TYPE_WORDS) scan(c, re, (m) => void found.push({ index: m.index, kinds }));
   if (found.length === 0) return;
@@ -144,7 +152,10 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   // "limit orders are fine" permits without restricting; a restriction needs "only", "must", "use", "always".
   // A config line ("order types: GTC", "tif: GTC, GTD") lists the allowed ones.
   // "Orders are to be resting limit orders (GTC or GTD)", "shall be": obligations as much as "must".
-  const restricting = /\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(c.text);
+  // "You can use stop losses", "take-profits are welcome, use them": a permission, unless "only" or "must" narrows it.
+  const permissive = /\b(?:can|may|could|free\s+to|allowed\s+to|ok\s+to|fine\s+to)\s+(?:also\s+)?use\b|\b(?:are|is)\s+(?:also\s+|always\s+)?(?:good|welcome|fine|ok|okay|allowed|permitted|encouraged)\b|\buse\s+them\b/i.test(c.text);
+  const narrowing = /\b(?:only|must|shall|always(?!\s+(?:fine|ok|okay|good|welcome|allowed|permitted))|exclusively|required|require|(?:are|is|has|have)\s+to\s+be)\b/i.test(c.text);
+  const restricting = (!permissive || narrowing) && (/\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(c.text));
   if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
   else if (restricting) {
     // "Limit orders only: no trigger orders": a later type under its own negation is denied, not allowed.
