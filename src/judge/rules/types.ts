@@ -67,9 +67,29 @@ export type ListDim =
   | "marketType" // perp | spot | prediction
   | "assetClass"; // "stablecoin"
 
+/**
+ * "if the funding rate on a coin is over 0.03% an hour, don't open new longs on it", "when the price is 0.9 or more,
+ * do not buy": the state of the world in which a rule binds. `price` is the action's own limit price per unit;
+ * `path` a figure in the context (a number, or a map keyed by the action's asset). The rule is checked only when the
+ * condition holds; when it cannot be told, whatever the rule would find is a question for a human.
+ */
+export interface Condition {
+  /** `member`: the action's counterparty (recipient, payee, host) is on the context list at `path` (or not: `negated`). */
+  subject: "price" | "context" | "member" | "unread";
+  path?: string;
+  negated?: boolean;
+  op: ">" | ">=" | "<" | "<=";
+  value: number;
+  /** The figure was written with "%" and the context key does not say its unit. */
+  pct?: boolean;
+  text: string;
+}
+
 interface Base {
   /** The sentence the constraint came from, quoted back in reasoning. */
   rule: string;
+  /** The rule binds only while this holds (parse/conditions.ts, checks/conditions.ts). */
+  when?: Condition;
 }
 
 export type Constraint =

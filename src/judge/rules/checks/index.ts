@@ -12,6 +12,7 @@ import { checkCounterpartyNotes } from "./notes";
 import { checkHostPayee } from "./payees";
 import { checkGrants } from "./grants";
 import { checkHealthFloor } from "./health";
+import { gateFindings } from "./conditions";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -28,6 +29,14 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
     if (onlyExits && c.kind !== "forbid" && c.kind !== "allow" && c.kind !== "deny") continue;
     // Lists and caps folded into a grant are checked only there (checks/grants.ts).
     if ((c.kind === "allow" || c.kind === "cap") && c.grantId !== undefined) continue;
+    const from = out.length;
+    checkOne(c);
+    // "if funding is over 0.03%/h, no new longs": the rule's findings stand only while its condition holds.
+    if (c.when) gateFindings(out, from, c.when, c.rule, view, ctx);
+  }
+  return out;
+
+  function checkOne(c: Constraint): void {
     switch (c.kind) {
       case "grant":
         break;
@@ -125,5 +134,4 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
     }
   }
-  return out;
 }

@@ -27,6 +27,7 @@ import { isLimiting, type ClauseReading } from "./reading";
 import { LIMITS_SOMETHING, settleReferences, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
+import { bindCondition, OPENS_CONDITION, prohibits, readCondition, readLeadingCondition, UNREAD_CONDITION, type ConditionRead } from "./conditions";
 import { isReferralTail, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
@@ -283,7 +284,11 @@ function parseUncached(intent: string): ParsedIntent {
     const before = st.constraints.length;
     let inherit: Activity[] = [];
     const spans: Array<[number, number]> = [];
+    // "If X is above N, never Y" (conditions.ts): the condition of this clause, or of the clause before it.
+    let lead: { read: ConditionRead; clause: Clause } | null = null;
     clauses.forEach((c, i) => {
+      const own = lead ? null : readCondition(c);
+      const leading = own || lead ? null : readLeadingCondition(c, clauses[i + 1]);
       // Quote the clause, not the whole sentence, and leave a leading label ("Research agent:") out of it.
       const labelEnd = i === 0 ? labelPrefixEnd(c.text) : -1;
       const quote = restore(labelEnd > 0 && labelEnd < c.text.length ? c.text.slice(labelEnd) : c.text, refs);
@@ -292,6 +297,10 @@ function parseUncached(intent: string): ParsedIntent {
       settleTails(c, st.constraints, from);
       settleExceptionCap(c, st, from);
       narrowPermissionBans(c, st, from);
+      const produced = st.constraints.slice(from);
+      if (own) bindCondition(c, own, produced);
+      if (lead) bindCondition(lead.clause, lead.read, produced);
+      lead = leading ? { read: leading, clause: c } : null;
       spans.push([from, st.constraints.length]);
       if (acts.length) inherit = acts;
     });
@@ -320,6 +329,12 @@ function parseUncached(intent: string): ParsedIntent {
       const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, withoutIdentifiers(c.text), produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));
       const ignored = left.filter((w) => !unread.includes(w));
       const text = restore(c.text, refs);
+      // "if <something unread>, don't X" (conditions.ts): the prohibition binds only under that condition, so its
+      // findings are questions, not violations; the same for a condition alone in the clause before it.
+      if (unread.length && OPENS_CONDITION.test(c.text)) {
+        const governed = prohibits(c.text) ? produced : i + 1 < clauses.length && !prohibits(c.text) && prohibits(clauses[i + 1].text) ? Array.from({ length: spans[i + 1][1] - spans[i + 1][0] }, (_, k) => spans[i + 1][0] + k) : [];
+        for (const j of governed) if (!st.constraints[j].when) st.constraints[j].when = UNREAD_CONDITION(text);
+      }
       if (unread.length) {
         const question = `Not understood: "${shorten(text)}" (could not read: ${unread.slice(0, 6).join(", ")}).`;
         st.unknown.push(question);

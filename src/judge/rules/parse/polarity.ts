@@ -14,9 +14,9 @@ import { add, uniq, type ParseState } from "./state";
 import { ACTIVITY_WORDS, NEG_SCOPE_RE, OUT_OF_ACCOUNT, QUALIFIER_RE, type ActivityWord } from "../activity-words";
 
 export const NEG_RE =
-  /\b(?:never|not|no|nobody|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
+  /\b(?:never|not|no|nobody|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|blocked|blacklisted|blocklisted|denylisted|barred|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
 
-const NEG_WORD = /^(?:never|not|no|don't|dont|do|does|doesn't|must|mustn't|cannot|can't|should|shouldn't|may|won't|will|nothing|none|forbidden|prohibited|disallowed|banned|avoid|refrain|from|allowed|permitted|off-limits|off|limits|out|bounds|excluded)$/i;
+const NEG_WORD = /^(?:never|not|no|don't|dont|do|does|doesn't|must|mustn't|cannot|can't|should|shouldn't|may|won't|will|nothing|none|forbidden|prohibited|disallowed|banned|blocked|blacklisted|blocklisted|denylisted|barred|avoid|refrain|from|allowed|permitted|off-limits|off|limits|out|bounds|excluded)$/i;
 
 interface Verb {
   re: RegExp;
@@ -106,7 +106,7 @@ export function parseEscalateOn(c: Clause, st: ParseState, rule: string): void {
 }
 
 const EXCEPT_RE =
-  /\b(?:except(?:\s+for)?|other than|but not|excluding|apart from|besides|with the exception of)\b|(?<=\b(?:anyone|anybody|anything|anywhere|nobody|no one|address(?:es)?|wallets?|recipients?|accounts?)\s+)but\b/i;
+  /\b(?:except(?:\s+for)?|excepting|other than|but not|excluding|apart from|aside from|besides|with the exception of|save for|barring)\b|(?<=\b(?:anyone|anybody|anything|anywhere|nobody|no one|address(?:es)?|wallets?|recipients?|accounts?)\s+)but\b/i;
 
 /** "Trade any perp except DOGE": what follows "except" is a denylist for the clause's activities. */
 export function parseExcept(c: Clause, st: ParseState, rule: string): void {
@@ -181,6 +181,8 @@ function verbPositions(text: string): number[] {
   return out;
 }
 
+const BUY_ONLY = /\b(?:buy(?:s|ing)?|purchas\w*)\b/i;
+
 export function parseNegative(c: Clause, st: ParseState, rule: string): boolean {
   // "Never interact with any other token": a restatement of an allowlist given elsewhere.
   const other = OTHER_RE.exec(c.text);
@@ -205,6 +207,8 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
   // "no usd/spot sends", "no native ETH transfers": a qualifier only narrows what is forbidden; dropping it forbids more.
   if (verbs.length) scan(c, QUALIFIER_RE, () => undefined);
   if (verbs.length) scan(c, NEG_SCOPE_RE, () => undefined);
+  // "No purchase may be made", "no transfer is to be carried out": the passive only says the act happens.
+  if (verbs.length) scan(c, /\b(?:may|shall|can|will|should|must|is\s+to|are\s+to)\s+(?:not\s+)?(?:ever\s+)?be\s+(?:made|placed|executed|submitted|entered|done|carried\s+out|effected)\b/gi, () => undefined);
   // "never pay the addresses in context.sanctioned", "never send anything to an address in context.frozen": the
   // nouns only introduce the list; what is forbidden is a move to an address on it.
   if (verbs.length && it.recipientRefs.length && !it.anyone) scan(c, DENY_LIST_NOUN_RE, () => undefined);
@@ -240,6 +244,9 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
     const asset = sym && (positions.length <= 1 || symAt > Math.max(...positions)) ? sym : undefined;
     if (!listy && (it.recipients.length || it.recipientRefs.length) && !it.anyone) {
       add(st, { kind: "deny", dim: "recipient", values: it.recipients, refs: it.recipientRefs.length ? it.recipientRefs : undefined, activities: acts, rule });
+    } else if (!listy && (it.hosts.length || it.hostRefs.length) && !it.anyone) {
+      // "Never pay the hosts in context.blocked_hosts": paying those hosts is forbidden, not paying at all.
+      add(st, { kind: "deny", dim: "host", values: it.hosts, refs: it.hostRefs.length ? it.hostRefs : undefined, activities: acts, rule });
     } else {
       const direction = acts.includes("margin") ? marginDirection(c.text) : undefined;
       // "No NFTs": the class binds only when every word names it; "no NFTs or withdrawals" forbids withdrawals of anything.
@@ -247,15 +254,25 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
       // "no looping", "no flash loans": a pattern or a kind binds only when it is the clause's one word; beside
       // another word ("no looping or borrowing") each is forbidden whole.
       const one = verbs.length > 0 && verbs.every((v) => v === verbs[0]) ? verbs[0] : undefined;
+      // "Never buy shares priced above 0.9": a ban on buying leaves selling alone (a swap always buys something).
+      if (one?.label === "trading" && BUY_ONLY.test(c.text) && !/\bsell|\btrad|\bclos/i.test(c.text) && !asset) {
+        add(st, { kind: "side", allowed: "sell", rule });
+        add(st, { kind: "forbid", activities: ["swap"], label: "buying", rule });
+        return true;
+      }
       add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, assetClass, together: one?.together, typeRe: one?.typeRe, rule });
     }
     return true;
   }
   for (const [dim, values] of lists) add(st, { kind: "deny", dim, values, activities: acts, rule } as Constraint);
   if (it.recipientRefs.length) add(st, { kind: "deny", dim: "recipient", values: [], refs: it.recipientRefs, activities: acts, rule });
+  // "blocked: domains in context.blocked_domains", "never the markets in context.excluded": a context list of hosts or
+  // markets named in a prohibition is a denylist, never the allowlist the same words make in a permission.
+  const denyRefs: Array<[ListDim, string[]]> = [["host", it.hostRefs], ["market", it.marketRefs]];
+  for (const [dim, refs] of denyRefs) if (refs.length) add(st, { kind: "deny", dim, values: [], refs, activities: acts, rule } as Constraint);
   // A prohibition that names nothing we know ("no memecoins") stays unexplained.
-  if (lists.length === 0 && !it.recipientRefs.length) for (const m of neg) c.used.fill(false, m.index, m.index + m[0].length);
-  return lists.length > 0;
+  if (lists.length === 0 && !it.recipientRefs.length && !it.hostRefs.length && !it.marketRefs.length) for (const m of neg) c.used.fill(false, m.index, m.index + m[0].length);
+  return lists.length > 0 || it.recipientRefs.length > 0 || it.hostRefs.length > 0 || it.marketRefs.length > 0;
 }
 
 /** Words an "only" may skip before what it narrows ("only into the", "only ever trade"). */

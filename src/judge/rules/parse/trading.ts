@@ -86,6 +86,18 @@ export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
     /\b(?:(?:all|any|every|each)\s+)?(?:exits?|exit orders?|closing orders?|closes|(?:orders?|sells?|trades?)\s+(?:that|which)\s+(?:reduce|close|exit|trim|unwind)(?:\s+(?:an?|the|any|our)?\s*(?:open|existing|current)?\s*(?:positions?|longs?|shorts?|exposure))?)\s+(?:must|should|shall|has to|have to|need to|needs to)\s+(?:always\s+)?(?:be\s+)?(?:marked\s+|flagged\s+|set\s+(?:as\s+)?)?reduce[- ]only\b/gi,
     () => add(st, { kind: "reduce_only", appliesTo: "exits", rule }),
   );
+  // "selling is fine, but only to get out of what I already hold": a sell may only reduce a holding, which is what a
+  // reduce-only flag guarantees (it can never open a short); "and put reduce only on those" restates it.
+  let exitOnly = false;
+  scan(
+    c,
+    /\bonly\s+(?:ever\s+)?(?:to|for)\s+(?:get(?:ting)?\s+out\s+of|clos(?:e|ing)|cut(?:ting)?|trim(?:ming)?|exit(?:ing)?|reduc(?:e|ing)|unwind(?:ing)?|lighten(?:ing)?|offload(?:ing)?)\s+(?:(?:the\s+)?(?:stuff|things|what|positions?|coins?|tokens?|longs?|bags?|holdings?|exposure)\s+)?(?:(?:that\s+|which\s+)?(?:i|we|you|it|the\s+account)\s+)?(?:already\s+)?(?:hold|holds|have|has|own|owns|bought)\b/gi,
+    () => {
+      exitOnly = true;
+      add(st, { kind: "reduce_only", appliesTo: /\bsell/i.test(c.sentence) && !/\bbuy/i.test(c.sentence) ? "sell" : "all", rule });
+    },
+  );
+  if (exitOnly) scan(c, /\b(?:and\s+)?(?:put|mark|flag|set|tag|send)\s+(?:them\s+|those\s+|these\s+|it\s+)?(?:as\s+)?reduce[- ]only(?:\s+on\s+(?:them|those|these|it))?\b/gi, () => undefined);
   // "Reduce-only exits are always allowed": closing orders are exempt from the order rules.
   scan(c, /\b(?:reduce[- ]only|closing)\s+(?:orders?|exits?|closes?|trades?)\s+(?:are|is)\s+(?:always\s+)?(?:allowed|fine|ok|okay|permitted|exempt)\b|\b(?:exits?|closing positions?)\s+(?:are|is)\s+(?:always\s+)?(?:allowed|fine|ok|okay|permitted)\b/gi, () =>
     add(st, { kind: "exits_allowed", rule }),
