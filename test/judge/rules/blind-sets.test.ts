@@ -84,6 +84,10 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // reading the engine, first run 64.1% with 1 unsafe ALLOW (an order above "submitted to the Head of Trading for
   // approval" read as permitted), fixed before landing; 79.5% after the referral readers (74.4% on the main of its landing, whose payee-noun reading holds two of its ALLOWs).
   ["blind21.jsonl", 39, 0.74],
+  // blind31: 45 prohibitions with exceptions, conditions and "other than" (a funding or health-factor condition from
+  // the context, a price condition on buying, a smaller cap for payees off a list, "save for", "blocked:", a ban on
+  // spot sales beside free perps, bans whose object is named nowhere). First run 62.2% (ALLOW 4/19), 0 unsafe.
+  ["blind31.jsonl", 45, 0.71],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
