@@ -4,6 +4,7 @@
  * sentences and clauses, and tracks which characters of a clause a recogniser has consumed. A clause is
  * understood only when what is left over is filler.
  */
+import { reservedToOwner } from "./reserved";
 import { FILLER } from "./vocab";
 import { normaliseNumbers } from "./numbers";
 import { AMBIGUOUS_RE, readSeparators, spokenForms, unitFirst } from "./number-forms";
@@ -84,6 +85,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(?:never|does\s+not|doesn['’]t)\s+exceeds?\b/gi, "at most");
   // "Undelegation is outside the agent's authority", "borrowing is a no-go", "testnets are out of scope": prohibitions.
   s = s.replace(/\b(is|are)\s+(?:(?:strictly|completely|entirely)\s+)?(?:outside\s+(?:of\s+)?(?:the|its|our|your|this)?\s*(?:(?:agent|bot|assistant)['’]?s?\s+)?(?:authority|mandate|remit|scope|permissions?)|a\s+no[- ]go|out\s+of\s+scope|not\s+(?:ok|okay|fine|on))\b/gi, "$1 forbidden");
+  // "Selling is my call", "leave withdrawals to me", "only I move money": activities the owner keeps (reserved.ts).
+  s = reservedToOwner(s);
   // "cancel whatever you need to": no requirement in it.
   s = s.replace(/\b(whatever|anything|as (?:much|many) as)\s+(?:you|it|the agent)\s+(?:need|needs|want|wants)(?:\s+to)?\b/gi, "$1");
   // Config spelling of reduce-only: "r=true", "reduce_only: true", "reduceOnly=true".
