@@ -89,6 +89,8 @@ export function normaliseNumbers(s: string): string {
     const n = wordsToNumber(m);
     return n === null ? m : String(n);
   });
+  // "two and one-half per cent", "3 and a half %": a whole number and a half (after the number words are digits).
+  s = s.replace(/\b(\d+)\s+and\s+(?:a|one)[- ]half\b(?=\s*(?:per\s?cent|percent|%|x\b|times\b))/gi, (_m, n: string) => `${n}.5`);
   s = s.replace(/(\d)\s*(?:percent|per\s*cent)\b/gi, "$1%");
   // "five times (5x)", "5 times": a leverage multiple, written once.
   s = s.replace(/\b(\d+(?:\.\d+)?)\s+times\b(?:\s*\(\s*\1\s*x\s*\))?/gi, "$1x").replace(/\b(\d+(?:\.\d+)?)x\s*\(\s*\1\s*x\s*\)/gi, "$1x");

@@ -225,7 +225,7 @@ const VERB_START =
 
 /** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
 const CLAUSE_RE = new RegExp(
-  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+(?!(?:they|it)(?:['’]re|['’]s|\\s+are|\\s+is)\\s+(?:set\\s+)?reduce)|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)|,?\\s+(?=(?:so\\s+that|so\\s+as\\s+to|in\\s+order\\s+(?:to|that))\\b)`,
+  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+(?!(?:they|it)(?:['’]re|['’]s|\\s+are|\\s+is)\\s+(?:set\\s+)?reduce)|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)|,?\\s+(?=(?:so\\s+that|so\\s+as\\s+to|in\\s+order\\s+(?:to|that))\\b)|,\\s+and\\s+that\\s+(?=\\w)`,
   "i",
 );
 

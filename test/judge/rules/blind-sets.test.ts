@@ -88,6 +88,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // the context, a price condition on buying, a smaller cap for payees off a list, "save for", "blocked:", a ban on
   // spot sales beside free perps, bans whose object is named nowhere). First run 62.2% (ALLOW 4/19), 0 unsafe.
   ["blind31.jsonl", 45, 0.71],
+  // blind29: 45 cases on the lines around a mandate (event and chain headings, trip notices, subject lines, "on behalf
+  // of" preambles, purpose lines, config header comments, WHEREAS recitals, sign-offs, P.S. rules); written before
+  // reading the engine, first run 64.4% with 1 unsafe ALLOW ("The desk trades elsewhere" read as a permission to
+  // trade), 77.8% after the frame reader (parse/frame.ts).
+  ["blind29.jsonl", 45, 0.75],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

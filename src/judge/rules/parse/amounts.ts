@@ -34,7 +34,7 @@ export const ESCALATE_RE = new RegExp(`(?:${REFERRAL_RE.source}|${ESCALATE_BASE.
 const PERIODS: Array<[Period, RegExp]> = [
   ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
   ["week", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
-  ["month", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b/gi],
+  ["month", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)['’]s\b(?=\s+(?:\w+\s+)?(?:payments?|payouts?|transfers?|spend(?:ing)?|outflows?|orders?|purchases?|total)\b)/gi],
 ];
 // A calendar or fiscal quarter has no period of its own: it is a running total, checked against the counter the
 // rules name for it (a quarter-to-date figure); with none named, only a total counter can serve, or it escalates.

@@ -139,8 +139,13 @@ export function isLabelFragment(text: string): boolean {
 const ABOUT_RULES =
   /^\s*(?:and\s+)?(?:(?:please\s+)?(?:never|do not|don't|dont)\s+(?:change|amend|modify|edit|alter|override|rewrite|relax|update|ignore|delete|remove)\s+(?:these|this|the|our|my|any\s+of\s+(?:these|the))\s+(?:rules|mandate|policy|limits|instructions|resolution|document|charter|settings|standard)\b|(?:these|this|the|our)\s+(?:rules|mandate|policy|limits|instructions|resolution|document|charter|standard|procedure|memo)\s+(?:may|can|shall|will|must|are|is)?\s*(?:only\s+)?(?:be\s+)?(?:amended|changed|modified|updated|revoked|repealed|replaced|superseded|reviewed|revised)\b)/i;
 
+/** "This instruction supersedes SI 9/2025", "These rules replace Policy 4 (rev 2)": which document they replace. */
+const SUPERSEDES =
+  /^\s*(?:(?:this|these|the\s+present)\s+(?:[\w-]+\s+){0,2}?(?:instructions?|rules|mandate|policy|resolution|document|charter|standard|memo|directive|schedule)\s+(?:hereby\s+)?(?:supersedes?|replaces?|revokes?|repeals?)\s+(?:the\s+|all\s+|any\s+)?(?:(?:previous|prior|earlier|old|existing)\s+)?(?:[A-Za-z]{1,12}\.?\s*){0,3}(?:(?:no\.?\s*|#\s*)?\d{1,4}(?:[/.-]\d{1,4}){0,2})?(?:\s*\((?:rev\.?|v)\s*\d+\))?)\s*[.]?\s*$/i;
+
 /** The rest of such a sentence may say who changes the rules and when, never a figure, an address or a token. */
 export const isAboutTheRules = (text: string): boolean => {
+  if (SUPERSEDES.test(text)) return true;
   const m = ABOUT_RULES.exec(text);
   if (!m) return false;
   const rest = text.slice(m[0].length);

@@ -23,6 +23,8 @@ import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isTrustNotice } from "./trust-notices";
+import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP, settleFramePayees } from "./frame";
+import { bindPerpLists, perpList } from "./perp-lists";
 import { isLimiting, type ClauseReading } from "./reading";
 import { LIMITS_SOMETHING, settleReferences, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
@@ -116,6 +118,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   if (parseNoAsk(c, st, rule) || parseDoubt(c, st, rule)) return [];
   // Identifiers ("EW-12", "desk 2", "rev 3"), the subject of a purpose statement and what it describes are not limits.
   consumeIdentifiers(c);
+  // A sign-off's "PS" / "P.S." and a resolution's "IT IS FURTHER RESOLVED that" mark where a rule starts (frame.ts).
+  if (first) scan(c, FRAME_MARK, () => undefined);
   consumePurposeSubject(c);
   consumeDescriptions(c);
   // "We use this account to pay ..." is the account's purpose in the owner's voice, read like any other purpose.
@@ -240,7 +244,11 @@ function parseUncached(intent: string): ParsedIntent {
   let prevStart = 0;
   const restatedPayee: number[] = [];
   const sentenceSpans: SentenceSpan[] = [];
-  for (const s of sentences) {
+  // The lines that open and close the intent without stating a rule: read as labels (frame.ts).
+  const frame = frameSentences(sentences);
+  const framePayees: number[] = [];
+  const perpLists: Constraint[] = [];
+  for (const [at, s] of sentences.entries()) {
     const rule = restore(s, refs);
     if (unresolvedGrant(s)) {
       const question = `Not understood: what "${rule}" refers to.`;
@@ -250,6 +258,13 @@ function parseUncached(intent: string): ParsedIntent {
     }
     const sentenceFrom = st.constraints.length;
     sentenceSpans.push({ text: rule, from: sentenceFrom, to: sentenceFrom });
+    if (frame.has(at) || isReadFirst(s)) {
+      prevStart = st.constraints.length;
+      parseLabel(makeClause(s, rule, refs), st, s.length, rule);
+      if (PAYEE_GROUP.test(s)) framePayees.push(st.readings.length);
+      st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - sentenceFrom }, (_, k) => sentenceFrom + k), ignored: [], unread: [] });
+      continue;
+    }
     if (isBackground(s)) {
       prevStart = st.constraints.length;
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
@@ -320,6 +335,7 @@ function parseUncached(intent: string): ParsedIntent {
     clauses.forEach((c, i) => {
       if (i > 0 && restatesBound(c.text, st.constraints.slice(spans[0][0], spans[i][0]))) consume(c, 0, c.text.length);
       const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
+      perpLists.push(...perpList(produced.map((k) => st.constraints[k])));
       tolerateLeftovers(c, st.constraints, produced);
       if (produced.length === 0) isRestatementFragment(c, st.constraints.slice(before, spans[i][0]));
       const left = uniq(unexplained(c).map((w) => restore(w, refs)).filter(Boolean));
@@ -343,6 +359,7 @@ function parseUncached(intent: string): ParsedIntent {
     });
     prevStart = before;
   }
+  bindPerpLists(st.constraints, perpLists);
   sentenceSpans.forEach((sp, i) => (sp.to = i + 1 < sentenceSpans.length ? sentenceSpans[i + 1].from : st.constraints.length));
   for (const r of st.reinforce) {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
@@ -362,6 +379,7 @@ function parseUncached(intent: string): ParsedIntent {
       st.unknown.push(question);
       st.readings[i] = { ...st.readings[i], reading: "not understood", unread: ["else"], question };
     }
+  settleFramePayees(st, framePayees);
   settleReferences(st);
   settleReferrals(st);
   guardPurposeObjects(st);

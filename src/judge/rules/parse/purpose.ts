@@ -76,7 +76,8 @@ export function consumeDescriptions(c: Clause): void {
   if (/\b(?:hedge|position)\b/i.test(c.text)) scan(c, /(?<=\b\d[\d,.]*\s*[A-Z][A-Za-z0-9]{1,9}\s+)(?:short|long)\b(?=\s*(?:[,.;)]|$))/g, () => undefined);
   // "the USDC we receive from customers": where funds come from, not who is paid.
   scan(c, /\b(?:(?:we|i|you|it|they)\s+)?(?:receive|received|get|got|collect|collected|earn|earned|take\s+in)\s+from\s+(?:our\s+|the\s+|its\s+|their\s+)?(?:customers?|clients?|users?|buyers?|merchants?|subscribers?)\b/gi, () => undefined);
-  scan(c, new RegExp(String.raw`(?<=\b(?:our|my|the|its|their|these|those)\s+)${NUMBER_WORD}(?=\s+(?:[a-z-]+\s+)?${GROUP}\b)`, "gi"), () => undefined);
+  // "It pays two vendors, in USDC only:" counts the group its list gives, like "our two vendors".
+  scan(c, new RegExp(String.raw`(?<=\b(?:our|my|the|its|their|these|those|pays|pay|paying)\s+)${NUMBER_WORD}(?=\s+(?:[a-z-]+\s+)?${GROUP}\b)`, "gi"), () => undefined);
   scan(
     c,
     /^\s*(?:as|like)\s+(?:(?:we|i)\s+)?(?:discussed|agreed|mentioned|promised|requested|planned|decided|said|noted)\s+(?:(?:on|in|at|during|over|after)\s+(?:the\s+|our\s+|my\s+|your\s+|last\s+|this\s+)?(?:\w+['’]s\s+)?(?:\w+\s+)?(?:call|meeting|chat|thread|email|sync|standup|stand-up|review|offsite|session))?\s*,/gi,
@@ -124,7 +125,16 @@ const WHEN_AWAY =
 const OPERATOR_DANGER =
   /\b(?:only|solely|exclusively|never|no|not|none|nothing|except|unless|without|max(?:imum)?|min(?:imum)?|at most|at least|up to|must|shall|should|may|can|cannot|limit\w*|cap\w*|budget|allowed|permitted|forbidden|prohibited|above|below|under|over|per|if|until|after|before|between)\b|n['’]t\b|\d|[$%]|§[aqhcn]\d/i;
 
-export const isOperatorStatement = (text: string): boolean => OPERATOR.test(text) && !OPERATOR_DANGER.test(text.replace(WHEN_AWAY, " "));
+/**
+ * "The desk trades elsewhere", "our accountant handles the payroll", "the treasurer reviews fills on Fridays": what a
+ * person other than the agent does. Its verb is theirs, so it grants the agent nothing (it had made "The desk trades
+ * elsewhere" a permission to trade, under a mandate whose key only does housekeeping). Only without a rule word.
+ */
+const OTHERS_DO =
+  /^\s*(?:and\s+)?(?:the|our|my)\s+(?:(?:trading|ops|finance|risk|treasury|research)\s+)?(?:desk|team|traders?|treasurer|accountants?|bookkeeper|partner|wife|husband|family|board|committee|council|ops|finance|humans?|staff|owners?|founders?|cfo|coo|ceo|analysts?|colleagues?|manager|boss|assistant|admins?)\s+(?!(?:may|can|must|will|shall|should|is|are|has|have|gets?)\b)[a-z]+(?:s|ed)\b/i;
+
+export const isOperatorStatement = (text: string): boolean =>
+  (OPERATOR.test(text) || OTHERS_DO.test(text)) && !OPERATOR_DANGER.test(text.replace(WHEN_AWAY, " "));
 
 /**
  * A purpose whose object nobody read must not scope nothing. When a purpose statement permits moving value and the
@@ -144,7 +154,9 @@ export function guardPurposeObjects(st: ParseState): void {
     if (!isPurposeClause(r.clause)) return;
     // "ok so it pays our two freelancers on base" beside "only to the addresses in context.freelancers": the group the
     // purpose names is the list another sentence gives; the list restricts the payees either way.
-    if (r.reading === "not understood" && payeeList && r.unread.length > 0 && r.unread.every(isRecipientNoun)) {
+    // A capitalised word right before the group ("our Discord moderators", "the Lisbon contractors") names the group.
+    const namesGroup = (w: string): boolean => /^[A-Z][a-z]/.test(w) && new RegExp(String.raw`\b${w}\s+${GROUP}\b`).test(r.clause);
+    if (r.reading === "not understood" && payeeList && r.unread.length > 0 && r.unread.every((w) => isRecipientNoun(w) || namesGroup(w))) {
       const at = st.unknown.indexOf(r.question ?? "");
       if (at >= 0) st.unknown.splice(at, 1);
       const { question: _settled, ...rest } = r;
