@@ -91,7 +91,7 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind29: 45 cases on the lines around a mandate (event and chain headings, trip notices, subject lines, "on behalf
   // of" preambles, purpose lines, config header comments, WHEREAS recitals, sign-offs, P.S. rules); written before
   // reading the engine, first run 64.4% with 1 unsafe ALLOW ("The desk trades elsewhere" read as a permission to
-  // trade), 77.8% after the frame reader (parse/frame.ts).
+  // trade), 80.0% after the frame reader (parse/frame.ts).
   ["blind29.jsonl", 45, 0.75],
 ];
 

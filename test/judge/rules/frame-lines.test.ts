@@ -83,6 +83,7 @@ describe("lines that look like a frame but state a rule are not frame", () => {
     "proceeds to context.treasury",
     "Stablecoin payouts for the Lisbon meetup",
     "the bot uses jupiter and nothing else",
+    "isolated margin pls",
   ])("%s", (line) => {
     expect(isFrameShaped(line)).toBe(false);
   });
