@@ -97,6 +97,8 @@ export function protect(raw: string, refs: Refs): string {
   // "lev max 3x, ISO", "5x iso only": isolated margin, written beside the leverage it goes with.
   s = s.replace(/(?<=\b(?:\d+(?:\.\d+)?\s?x|lev\w*|margin)\b[^.;\n]{0,12}?)\b(?:iso|isol)\b(?:\s+only)?/gi, "isolated margin only");
   s = s.replace(/\bmkts?\b/gi, "markets").replace(/\bw\/(?=\s)/gi, "with").replace(/\blev\b(?=\s*(?:max|cap|limit|at most|up to|≤|<|\d))/gi, "leverage");
+  // "pays for API calls over x402": the protocol a payment travels over, not a comparison.
+  s = s.replace(/\bover\s+(?=(?:the\s+)?x402\b)/gi, "via ");
   // Venue action names: "spotSend" is a spot send, "usdSend" a USD send, "withdraw3" a withdrawal.
   s = s.replace(/\bspotSend\b/g, "spot send").replace(/\busdSend\b/g, "usd send").replace(/\bwithdraw3\b/g, "withdrawal").replace(/\bvaultTransfer\b/g, "vault transfer");
   // "the vendors below:", "payees listed below": the list follows; "below" is not a cap here.

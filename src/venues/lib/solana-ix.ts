@@ -13,6 +13,7 @@ import { priceOf } from "./prices";
 import type { SolIx } from "./solana";
 import { u16le, u32le, u64le } from "./solana";
 import { STAKE_PROGRAM, stakeIx } from "./solana-stake";
+import { ownerOfAssociated, walletsInContext } from "./solana-ata";
 import { resolveMint, tokenAccountOwner } from "./tokens-solana";
 import { clip } from "./util";
 
@@ -46,9 +47,15 @@ function amount(asset: string, base: bigint | null, decimals: number | null, ctx
   return { asset, tokenAddress: mint, amount: whole, amountBase: base?.toString() ?? null, decimals, usd };
 }
 
-function recipient(ta: string, ctx: Ctx, w: string[]): { to: string; tokenAccount: string; label: string | null } {
+/**
+ * The wallet behind a destination token account: from the context's address book, else the wallet (named in the
+ * context, or whose account this transaction creates) whose associated account for this mint it provably is.
+ */
+function recipient(ta: string, ctx: Ctx, w: string[], derive?: { mint: string | null; program: string; created: string[] }): { to: string; tokenAccount: string; label: string | null } {
   const o = tokenAccountOwner(ta, ctx);
   if (o.owner) return { to: o.owner, tokenAccount: ta, label: o.label };
+  const owner = derive?.mint ? ownerOfAssociated(ta, derive.mint, derive.program, [...derive.created, ...walletsInContext(ctx)]) : null;
+  if (owner) return { to: owner, tokenAccount: ta, label: null };
   w.push(`recipient ${ta} is an SPL token account whose owner is not known from context`);
   return { to: ta, tokenAccount: ta, label: null };
 }
@@ -82,7 +89,7 @@ function systemIx(ix: SolIx, ctx: Ctx, w: string[]): FactsInit | null {
   return f;
 }
 
-function tokenIx(ix: SolIx, ctx: Ctx, w: string[]): FactsInit | null {
+function tokenIx(ix: SolIx, ctx: Ctx, w: string[], created: string[] = []): FactsInit | null {
   let kind: TokenInstruction;
   try {
     kind = identifyTokenInstruction(ix.data);
@@ -102,7 +109,7 @@ function tokenIx(ix: SolIx, ctx: Ctx, w: string[]): FactsInit | null {
     const asset = info.symbol ?? mint ?? "UNKNOWN_SPL";
     const a = amount(asset, data.amount, info.decimals, ctx, mint);
     if (a.amount !== null && a.usd === null) w.push(`no context price for ${asset}: USD value unknown`);
-    const r = recipient(dest ?? "?", ctx, w);
+    const r = recipient(dest ?? "?", ctx, w, { mint, program: ix.programId, created });
     const f = facts("solana", "transfer", type, "solana");
     f.transfers = [{ ...a, to: r.to, from: authority ?? null, kind: `spl.${type}` }];
     f.assets = [asset];
@@ -199,7 +206,7 @@ export function scanInstructions(ixs: SolIx[], ctx: Ctx): IxScan {
       const f = systemIx(ix, ctx, s.warnings);
       if (f) s.parts.push(f);
     } else if (p === PROGRAMS.token || p === PROGRAMS.token2022) {
-      const f = tokenIx(ix, ctx, s.warnings);
+      const f = tokenIx(ix, ctx, s.warnings, s.ataCreates.map((a) => a.owner));
       if (f) s.parts.push(f);
     } else if (p === PROGRAMS.jupiter) {
       s.parts.push(jupiterIx(ix, ctx, s.warnings));

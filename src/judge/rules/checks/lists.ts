@@ -7,6 +7,7 @@ import type { Activity, ActionView, Constraint, Finding, ListDim } from "../type
 import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
 import { SENDER_REF } from "../parse/items";
 import { marketIdsOfToken, marketListIds } from "./markets";
+import { entryFor, hostOf, isHostTable, payeesIn } from "./payees";
 import { checkTopicScope } from "./topic-scope";
 import { CENTRAL_BANK_RATES, CENTRAL_BANK_WORDS } from "../topics";
 import { DISPUTED_STABLES, TOPICS, US_WORDS, USD_STABLES } from "../vocab";
@@ -157,7 +158,7 @@ const MEMECOINS = new Set(
   "DOGE SHIB PEPE KPEPE BONK KBONK WIF POPCAT FARTCOIN PENGU FLOKI MOG BRETT MEW GOAT PNUT TRUMP MELANIA NEIRO SPX TURBO BOME MYRO SLERF MOODENG CHILLGUY GIGA PONKE BABYDOGE".split(" "),
 );
 
-function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null = null): Set<string> {
+function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null = null, hosts: readonly string[] = []): Set<string> {
   const out = new Set<string>();
   const isAddr = c.dim === "recipient" || c.dim === "spender" || c.dim === "contract";
   // A host keeps its hyphens and dots: "quotes-pro.example" and "quotes.pro.example" are different hosts.
@@ -181,8 +182,14 @@ function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null
       }
       if (Array.isArray(val)) for (const x of val) if (typeof x === "string") add(x);
     } else if (c.dim === "host") {
-      const names = Array.isArray(val) ? val : typeof val === "object" && val ? Object.keys(val) : [val];
+      // [{host, pay_to}]: a list of entries names its hosts in a field.
+      const names = Array.isArray(val) ? val.map((x) => (x && typeof x === "object" ? (x as Record<string, unknown>).host ?? (x as Record<string, unknown>).domain ?? (x as Record<string, unknown>).hostname ?? (x as Record<string, unknown>).url : x)) : typeof val === "object" && val ? Object.keys(val) : [val];
       for (const h of names) if (typeof h === "string") add(h.replace(/^https?:\/\//i, "").replace(/[/:].*$/, ""));
+    } else if (c.dim === "recipient" && hosts.length && isHostTable(val)) {
+      // A recipient list that pairs hosts with payees ({host: payTo}, [{host, pay_to}]) allows, for a payment to a
+      // resource, only the payee given for that resource's host: another host's payee, or a host the table does
+      // not list, is not allowed.
+      for (const h of hosts) for (const a of payeesIn(entryFor(hostOf(h), val))) add(a);
     } else for (const a of addressesIn(val)) add(a);
   }
   // An address book entry of an allowed wallet names its token accounts, which receive on its behalf.
@@ -255,7 +262,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"), c.activities.includes("undelegate"));
   if (vals === "n/a") return [];
   const missing: string[] = [];
-  const set = allowedSet(c, ctx, missing, view.sender ?? null);
+  const set = allowedSet(c, ctx, missing, view.sender ?? null, view.hosts);
   const flagged = flaggedIn(c, ctx);
   const out: Finding[] = [];
   if (missing.length) out.push({ type: "unknown", message: `The rule "${c.rule}" refers to ${missing.join(", ")}, which the context does not provide.` });

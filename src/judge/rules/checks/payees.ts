@@ -10,10 +10,22 @@ type Ctx = Record<string, unknown> | null;
 type HostPayee = Extract<Constraint, { kind: "host_payee" }>;
 
 const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const hostOf = (s: string): string => s.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:].*$/, "").replace(/\.$/, "");
+export const hostOf = (s: string): string => s.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:].*$/, "").replace(/\.$/, "");
+
+const HOSTNAME = /^(?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/:].*)?$/i;
+const hostField = (x: Record<string, unknown>): string | undefined => [x.host, x.domain, x.hostname, x.url].find((v) => typeof v === "string") as string | undefined;
+
+/**
+ * A context table that pairs hosts with payees: a map keyed by host names ({"api.x.example": "0x.."}) or a list of
+ * entries that each name a host ([{host, pay_to}]). Such a table says which address goes with which host.
+ */
+export function isHostTable(val: unknown): boolean {
+  if (Array.isArray(val)) return val.some((x) => isRec(x) && hostField(x) !== undefined);
+  return isRec(val) && Object.keys(val).some((k) => HOSTNAME.test(k) && !/^0x/i.test(k));
+}
 
 /** The entry of a host in a context map ({host: {payTo}} or {host: "0x.."}) or list ([{host, payTo}]). */
-function entryFor(host: string, val: unknown): unknown {
+export function entryFor(host: string, val: unknown): unknown {
   if (isRec(val)) {
     for (const [k, x] of Object.entries(val)) if (hostOf(k) === host) return x;
     return undefined;
@@ -21,14 +33,14 @@ function entryFor(host: string, val: unknown): unknown {
   if (Array.isArray(val))
     for (const x of val) {
       if (!isRec(x)) continue;
-      const named = [x.host, x.domain, x.hostname, x.url].find((v) => typeof v === "string") as string | undefined;
+      const named = hostField(x);
       if (named && hostOf(named) === host) return x;
     }
   return undefined;
 }
 
 /** Addresses an entry names as the payee: a dedicated field when there is one, else every address in it. */
-function payeesIn(entry: unknown): string[] {
+export function payeesIn(entry: unknown): string[] {
   if (isRec(entry)) {
     for (const k of ["payTo", "pay_to", "payto", "payee", "payees", "address", "wallet", "recipient"]) {
       const found = addressesIn(entry[k]);

@@ -13,9 +13,13 @@ type HostPayee = Extract<Constraint, { kind: "host_payee" }>;
 const LINK =
   /§h(\d+)\s*(?:,\s*)?(?:(?:which|that|who)\s+)?(?:(?:bills?|billing|invoices?|charges?|is\s+paid|gets\s+paid|paid|pays?|pay-?to|payee(?:\s+is)?|receiving\s+address)\s*(?:to|at|into|:|=|is)?|:|=|->|→|\(\s*(?:(?:pay-?to|payee|bills?|billing|paid)\s*(?:to|at)?\s*[:=]?)?)\s*(?:(?:the\s+)?(?:address|wallet)\s+)?§a(\d+)\s*\)?/gi;
 
-/** "the payTo listed for that host", "each host's own payee", "the address given for each host". */
+/**
+ * "the payTo listed for that host", "each host's own payee", "the address given for each host"; and where the host
+ * is the list itself: "the address they registered there", "the payTo must be exactly the address registered there
+ * for that host".
+ */
 const PER_HOST =
-  /\b(?:(?:the|its|their)\s+)?(?:pay-?to|payee|address|wallet|recipient)s?\s+(?:listed|given|named|recorded|set|registered|configured)?\s*(?:for|against|under|beside|next to)\s+(?:that|each|the|its|this|every)\s+(?:host|domain|service|api|provider|endpoint)\b|\b(?:each|every|that|the)\s+(?:host|domain|service|provider)['’]s\s+(?:own\s+)?(?:pay-?to|payee|address|wallet)\b/gi;
+  /\b(?:(?:the\s+)?pay-?to\s+(?:must|has\s+to|should|shall|needs?\s+to)\s+(?:be|equal|match)\s+(?:exactly\s+)?)?(?:(?:the|its|their)\s+)?(?:pay-?to|payee|address|wallet|recipient)s?\s+(?:(?:that|which)\s+)?(?:(?:they|it|the\s+(?:host|vendor|seller|service|provider)s?)\s+)?(?:(?:have|has)\s+)?(?:listed|given|named|recorded|registered|configured)\s+(?:there|in\s+(?:it|that\s+(?:list|map|table))|on\s+(?:it|that\s+list))(?:\s+(?:for|against|under)\s+(?:that|each|the|its|this|every)\s+(?:host|domain|service|api|provider|endpoint|vendor))?\b|\b(?:(?:the|its|their)\s+)?(?:pay-?to|payee|address|wallet|recipient)s?\s+(?:listed|given|named|recorded|set|registered|configured)?\s*(?:for|against|under|beside|next to)\s+(?:that|each|the|its|this|every)\s+(?:host|domain|service|api|provider|endpoint)\b|\b(?:each|every|that|the)\s+(?:host|domain|service|provider)['’]s\s+(?:own\s+)?(?:pay-?to|payee|address|wallet)\b/gi;
 
 export function parseHostPayees(c: Clause, st: ParseState, rule: string): void {
   const pairs: Array<[string, string]> = [];
@@ -51,7 +55,9 @@ export const RESTATED_PAYEE =
  * (context.hosts of host -> payTo); with neither pairs nor a host map the rule is not understood.
  */
 export function settleHostPayees(st: ParseState): void {
-  const hostRefs = [...new Set(st.constraints.flatMap((k) => (k.kind === "allow" && k.dim === "host" ? (k.refs ?? []) : [])))];
+  // The host list the rules point at; failing that, a recipient list (a table keyed by host is both).
+  const refsOf = (dim: string) => [...new Set(st.constraints.flatMap((k) => (k.kind === "allow" && k.dim === dim ? (k.refs ?? []) : [])))];
+  const hostRefs = refsOf("host").length ? refsOf("host") : refsOf("recipient");
   const all = st.constraints.filter((k): k is HostPayee => k.kind === "host_payee");
   const written = all.flatMap((k) => k.pairs);
   for (const hp of all) {

@@ -41,7 +41,7 @@ export function parseExhaustive(c: Clause, st: ParseState, rule: string): boolea
  * Whole sentences that close the list of permissions, in the words owners use: "nothing else leaves the wallet",
  * "Transfers not covered by §1 or §2 are prohibited", "Any transfer outside (a) or (b) requires a vote and shall not
  * be executed by the agent", "deny * (anything not listed above)", "Other payments he must not do", "That is all
- * this wallet does". Each forbids only what no other sentence permits; none names a limit of its own, so reading it
+ * this wallet does", "It does nothing else". Each forbids only what no other sentence permits; none names a limit of its own, so reading it
  * can only narrow what the agent may do.
  */
 const CLOSERS: RegExp[] = [
@@ -49,6 +49,8 @@ const CLOSERS: RegExp[] = [
   /^\s*(?:any|all)?\s*(?:other\s+)?(?:transfers?|payments?|payouts?|sends?|moves?|transactions?|actions?|disbursements?)\s+(?:not\s+(?:covered|listed|described|named|mentioned|permitted)\s+(?:by|in|above|here)|outside(?:\s+of)?)\b[^.;]{0,60}?(?:\b(?:is|are)\s+(?:prohibited|forbidden|not\s+(?:permitted|allowed)|banned)|\b(?:shall|must|may|will|can)\s*(?:not|never)\s+be\s+(?:executed|done|made|sent|carried\s+out)(?:\s+by\s+the\s+(?:agent|bot))?)\s*[.!]?\s*$/i,
   /^\s*(?:deny|block|reject)\s*[:=]?\s*(?:\*|all|everything(?:\s+else)?|anything(?:\s+else)?)\s*(?:\(\s*(?:anything|everything)\s+(?:not\s+(?:listed|mentioned|allowed)|else)(?:\s+(?:above|here))?\s*\))?\s*$/i,
   /^\s*(?:any\s+)?other\s+(?:payments?|transfers?|sends?|transactions?|payouts?)\s+(?:(?:he|she|it|they|the\s+(?:agent|bot)|you)\s+)?(?:must|may|should|shall|can)\s*(?:not|never)(?:\s+(?:do|make|send|be\s+(?:made|done|sent)))?\s*[.!]?\s*$/i,
+  // "It does nothing else.", "The bot may do nothing more": the subject is the agent, the rest closes the list.
+  /^\s*(?:and\s+)?(?:it|this\s+(?:wallet|account|agent|bot)|the\s+(?:agent|bot|wallet|account))\s+(?:does|may\s+do|can\s+do|will\s+do|should\s+do|is\s+to\s+do)\s+nothing\s+(?:else|more)\s*[.!]?\s*$/i,
   /^\s*(?:that['’]s|that\s+is|thats)\s+all\s+(?:(?:this|the|our)\s+)?(?:wallet|account|agent|bot|it)\s+(?:does|may\s+do|can\s+do|is\s+for|is\s+allowed\s+to\s+do)\s*[.!]?\s*$/i,
 ];
 
