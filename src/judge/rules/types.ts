@@ -183,7 +183,14 @@ export type Constraint =
    * x402: each host is paid only at its own payee. `pairs` from the rules' text (host, address); `refs` are context
    * maps of host -> payTo. `perHost`: the rule said "the payTo listed for that host" and takes the map of the host list.
    */
-  | (Base & { kind: "host_payee"; pairs: Array<[string, string]>; refs: string[]; perHost?: boolean });
+  | (Base & { kind: "host_payee"; pairs: Array<[string, string]>; refs: string[]; perHost?: boolean })
+  /**
+   * "exactly the salary next to their name" (exact), "at most the amount approved for that recipient" (max): each
+   * move's amount against the figure in its payee's entry of the context lists `refs`.
+   */
+  | (Base & { kind: "payee_amount"; mode: "exact" | "max"; refs: string[] })
+  /** "one payment per person per month, context.paid_this_month shows who already got it": `refs` is the paid list. */
+  | (Base & { kind: "payee_once"; period: string; refs: string[]; /** only declares the paid list (parse time) */ decl?: boolean });
 
 export type CapRule = Base & {
   kind: "cap";

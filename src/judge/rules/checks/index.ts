@@ -10,6 +10,8 @@ import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 import { checkFloor, checkPriceFloor } from "./ranges";
 import { checkCounterpartyNotes } from "./notes";
 import { checkHostPayee } from "./payees";
+import { checkPayeeAmount } from "./payee-amounts";
+import { checkPayeeOnce } from "./payee-once";
 import { checkGrants } from "./grants";
 import { checkHealthFloor } from "./health";
 import { gateFindings } from "./conditions";
@@ -62,6 +64,12 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "host_payee":
         out.push(...checkHostPayee(c, view, ctx));
+        break;
+      case "payee_amount":
+        out.push(...checkPayeeAmount(c, view, ctx));
+        break;
+      case "payee_once":
+        out.push(...checkPayeeOnce(c, view, ctx, cs.flatMap((k) => (k.kind === "allow" && k.dim === "recipient" ? (k.refs ?? []) : []))));
         break;
       case "cap":
         out.push(...checkCap(c, orderView, ctx));

@@ -80,7 +80,8 @@ export function parseCounterDecl(c: Clause, st: ParseState): void {
   if (counters.length === 0) return;
   const rest = c.text.replace(/§c\d+/g, " ");
   // A clause with a figure or a cap word is a rule, read elsewhere; this one only names where a figure lives.
-  if (/\d|\$/.test(rest) || CAP_BEFORE.test(rest) || /\b(?:only|never|no|not|except)\b/i.test(rest)) {
+  // "one payment per person per month, context.x shows who got it": a frequency is a rule too, never a description.
+  if (/\d|\$/.test(rest) || CAP_BEFORE.test(rest) || /\b(?:only|never|no|not|except|once|twice|single|one)\b|\bper\s+(?:person|payee|recipient|head|name|vendor|employee)\b/i.test(rest)) {
     // Inside a budget clause: "daily cap $20k (running total: context.today.notional_traded_usd)".
     const caps = st.constraints.filter((k): k is Cap => k.kind === "cap" && k.rule.length > 0 && !k.counterRef && (k.period !== "action" || !!k.limitOf));
     for (const m of counters) {

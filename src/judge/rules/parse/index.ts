@@ -32,6 +32,8 @@ import { parseMarketPhrases } from "./market-scope";
 import { bindCondition, OPENS_CONDITION, prohibits, readCondition, readLeadingCondition, UNREAD_CONDITION, type ConditionRead } from "./conditions";
 import { isReferralTail, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
+import { parsePayeeAmounts, settlePayeeAmounts } from "./payee-amounts";
+import { parsePayeeOnce, settlePayeeOnce } from "./payee-once";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
 import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
@@ -139,6 +141,9 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   const before = st.constraints.length;
   // "the delegate agent", "our delegate wallet": a role, not delegating.
   scan(c, /\bdelegate(?=\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, () => undefined);
+  // Figures and frequencies per payee come first: their periods and bound words are not the caps of the clause.
+  parsePayeeOnce(c, st, rule);
+  parsePayeeAmounts(c, st, rule);
   parseApprovalShape(c, st, rule);
   parseApprovalScope(c, st, rule);
   parseFeeRate(c, st, rule);
@@ -372,6 +377,8 @@ function parseUncached(intent: string): ParsedIntent {
     else st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
   }
   settleHostPayees(st);
+  settlePayeeAmounts(st);
+  settlePayeeOnce(st);
   // Without a payee rule to restate, the conditional is a rule nobody read: it holds every payment.
   if (!hasPayeeRule(st))
     for (const i of restatedPayee) {
