@@ -154,6 +154,11 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(prohibited|forbidden|not allowed|not permitted|disallowed|banned)\s*:([^.\n]*)/gi, (_m, head: string, body: string) =>
     `${head}:${body.replace(/;\s*/g, `; ${head}: `)}`,
   );
+  // "context.recipients only (wallet -> label)", "context.sellers (host name -> payout address)": the shape of the
+  // list a path points at, not a rule. Only words for keys and values qualify, so "(max 5k)" or "(not bridged)" stay.
+  s = s.replace(/(\bcontext\.[\w.]*\w(?:\s+only)?)\s*\(\s*(?:(?:host|domain|wallet|payee|payout|recipient|vendor|person|owner|desk|mod|token|mint)\s+)?(?:names?|labels?|wallets?|address(?:es)?|hosts?|hostnames?|pay-?to|payees?|amounts?|handles?|ids?)\s*(?:->|→|=>|:|to|maps?\s+to)\s*(?:(?:host|payout|wallet|payee|recipient|owner)\s+)?(?:names?|labels?|wallets?|address(?:es)?|hosts?|pay-?to|payees?|amounts?|handles?|ids?|salar(?:y|ies)|fees?)\s*\)/gi, "$1");
+  // "ppl in context.former_mods dont get anything anymore": nobody on that list is paid.
+  s = s.replace(/\b(?:ppl|people|persons?|folks|those|anyone|everyone|addresses|wallets|accounts|the\s+ones)\s+(?:listed\s+)?(?:in|on|from)\s+(context\.[\w.]*\w)\s+(?:don['’]?t|do\s+not|never|shouldn['’]?t|should\s+not|must\s+not|won['’]?t|can['’]?t|cannot)\s+get\s+(?:anything|paid|a\s+thing|any\s+(?:money|tips?|payments?|funds)|tips?|money)(?:\s+(?:anymore|any\s+more|again|at\s+all))?/gi, "never pay the addresses in $1");
   s = s.replace(/https?:\/\/([^\s/)"',;]+)[^\s)"',;]*/gi, (_m, host: string) => hold(refs.hosts, "h", host.toLowerCase()));
   s = s.replace(/\bcontext\.[A-Za-z_][\w.]*[A-Za-z0-9_]/g, (m) => hold(refs.ctx, "c", m));
   // Quoted names: an opening quote after a boundary, a closing quote before one. Apostrophes inside words stay.

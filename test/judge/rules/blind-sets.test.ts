@@ -93,6 +93,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // reading the engine, first run 64.4% with 1 unsafe ALLOW ("The desk trades elsewhere" read as a permission to
   // trade), 80.0% after the frame reader (parse/frame.ts).
   ["blind29.jsonl", 45, 0.75],
+  // blind32: 45 cases on recipients, payees, hosts and amounts taken from lists in context (arrays of addresses,
+  // {name, address, amount} entries, name -> address and host -> payTo maps, nested paths; Solana wallets paid into
+  // token accounts, padded Starknet felts, near-miss addresses, paid-already lists); written before reading the
+  // engine, first run 53.3% (ALLOW recall 3/18), 82.2% after the list readers.
+  ["blind32.jsonl", 45, 0.8],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -92,3 +92,23 @@ describe("once per payee per period, with a list of who has been paid", () => {
     expect(verdict(I, pay(EVE, 100), { crew: { Ana: ANA }, paid_this_week: [EVE] })).toBe("BLOCK");
   });
 });
+
+describe("how owners point at a list", () => {
+  const ctx = { team: { [ANA]: "Ana - ops", [BEN]: "Ben - design" }, alumni: { eve: EVE } };
+
+  it("a note on the list's shape after its path, '(wallet -> label)', is not a rule", () => {
+    const I = "payees: context.team only (wallet -> label)\nmax per payment: 900 USDC";
+    expect(verdict(I, pay(BEN, 800), ctx)).toBe("ALLOW");
+    expect(verdict(I, pay(EVE, 800), ctx)).toBe("BLOCK");
+  });
+
+  it("a parenthesis after a path that says more than a shape stays a rule to read", () => {
+    expect(verdict("payees: context.team only (max 2 per day)", pay(BEN, 800), ctx)).not.toBe("ALLOW");
+  });
+
+  it("'folks in context.alumni don't get paid anymore' is a deny list", () => {
+    const I = "Pay the people in context.team or context.alumni, 900 USDC max each. Folks in context.alumni don't get paid anymore.";
+    expect(verdict(I, pay(EVE, 100), ctx)).toBe("BLOCK");
+    expect(verdict(I, pay(ANA, 100), ctx)).toBe("ALLOW");
+  });
+});

@@ -34,8 +34,7 @@ function namesOf(addr: string, lists: unknown[]): string[] {
         if (holds(x)) {
           out.push(key(k));
           if (isRec(x)) for (const f of ["name", "label", "handle", "payee"]) if (typeof x[f] === "string") out.push(key(x[f] as string));
-        } else if (isRec(x) && holds(x)) out.push(key(k));
-        else visit(x, depth + 1);
+        } else visit(x, depth + 1);
       }
   };
   for (const l of lists) {
