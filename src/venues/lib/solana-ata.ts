@@ -89,14 +89,14 @@ export function addressBytes(a: string): Uint8Array | null {
   return Uint8Array.from(bytes.reverse());
 }
 
-const BUMPS = 8;
+const BUMPS = 32;
 const cache = new Map<string, boolean>();
 
 /**
  * Whether `tokenAccount` is the associated token account of `owner` for `mint` under `tokenProgram`. The account
  * is the hash at the first bump, from 255 down, that is off the curve: the hashes of a few bumps are compared with
  * the account's bytes first, and the curve is tested only for the one that matches and the bumps before it. An
- * account behind more than eight bumps (a chance of 1 in 256) is not recognised, which leaves it unknown.
+ * account behind more than 32 bumps (a chance of 1 in 4 billion) is not recognised, which leaves it unknown.
  */
 export function isAssociatedAccount(tokenAccount: string, owner: string, mint: string, tokenProgram: string): boolean {
   const key = `${tokenAccount}|${owner}|${mint}|${tokenProgram}`;

@@ -9,6 +9,7 @@ import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, 
 import { detectAction, resolveVenue } from "../../../src/venues/registry";
 import { evaluateRules } from "../../../src/judge/rules/engine";
 import { labelled, solanaWire } from "../fixtures/gen/common";
+import { isAssociatedAccount } from "../../../src/venues/lib/solana-ata";
 
 const L = labelled("payee-list-shapes-test");
 const USDC = address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -18,6 +19,19 @@ function judge(intent: string, action: unknown, venue: string, context: Record<s
   const facts = detectAction(action, resolveVenue(venue), context);
   return evaluateRules({ intent, action, facts, context, reference: null, note: null, preset: "generic" }).verdict;
 }
+
+describe("the offline associated-account test agrees with the Associated Token program's derivation", () => {
+  it("for 60 wallets: their own account matches, a neighbour's and another mint's do not", async () => {
+    const BONK = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
+    for (let i = 0; i < 60; i++) {
+      const [w, next] = [L.sol(`w${i}`), L.sol(`w${i + 1}`)];
+      const mine = await ata(w);
+      expect(isAssociatedAccount(mine, w, USDC, TOKEN_PROGRAM_ADDRESS)).toBe(true);
+      expect(isAssociatedAccount(mine, next, USDC, TOKEN_PROGRAM_ADDRESS)).toBe(false);
+      expect(isAssociatedAccount(mine, w, BONK, TOKEN_PROGRAM_ADDRESS)).toBe(false);
+    }
+  });
+});
 
 describe("Solana: a list of wallets, paid into their USDC token accounts", () => {
   const SHOP = L.sol("shop");
