@@ -71,7 +71,9 @@ function periodKey(s: string): string {
   return s.replace(re, (m: string, start: string, pre: string, key: string, kind: string | undefined, value: string) => {
     // "Daily limit: $500" already names its cap word beside the period: read as written.
     if (kind && !/total/i.test(kind)) return m;
-    const cut = /,\s|\(|;|\s(?=(?:counting|incl\.?|including|inclusive of)\s)/i.exec(value);
+    // A dash starts another sentence ("Daily: 30k all together - the running number for today is context.x"): the
+    // period goes before it, beside its figure, not after the next sentence.
+    const cut = /,\s|\(|;|\s[-–—]\s|\s(?=(?:counting|incl\.?|including|inclusive of)\s)/i.exec(value);
     const whole = (cut ? value.slice(0, cut.index) : value).trim();
     const head = whole.replace(/[.!]+$/, "");
     const stop = whole.slice(head.length);
@@ -82,9 +84,30 @@ function periodKey(s: string): string {
   });
 }
 
-/** "Monthly total $40", "daily spend 300 USDC": a period, a total word and a figure with no cap word. */
+/**
+ * "session total: $12 (running: context.x)", "whole event: 9k USDC", "month to date: 4,000 USDC", "overall: $50k": a
+ * key that names a running total before its figure is that total's cap ("max $12 session total"). The key stays, so
+ * a word of it no reader takes ("session") is still seen; a key with a cap or minimum word is read as written.
+ */
+function totalKey(s: string): string {
+  const key = String.raw`(?:(?:[A-Za-z][\w'’-]*[ \t]+){0,2}?(?:total|overall|all[- ]in|aggregate|cumulative)|(?:whole|entire|full)[ \t]+[A-Za-z][\w'’-]*|(?:month|week|quarter|year)[ \t-]+to[ \t-]+date|[mwqy]td)`;
+  const re = new RegExp(String.raw`${LINE}(${key})[ \t]*[:=][ \t]*((?:US)?\$?\s?${FIG}[^\n]*)`, "gi");
+  return s.replace(re, (m: string, start: string, pre: string, k: string, value: string) => {
+    if (CAP_WORD.test(`${k} ${value}`) || /\b(?:min(?:imum)?|at least|no less|not less|between|from|only|except)\b/i.test(`${k} ${value}`)) return m;
+    const cut = /,\s|\(|;|\s[-–—]\s|\s(?=(?:counting|incl\.?|including|inclusive of)\s)/i.exec(value);
+    const head = (cut ? value.slice(0, cut.index) : value).trim().replace(/[.!]+$/, "");
+    const tail = cut ? value.slice(cut.index) : "";
+    const total = /total|overall|aggregate|cumulative|all[- ]in/i.test(k) ? "" : " in total";
+    return `${start}${pre}max ${head} ${k.trim()}${total}${/^[,;\s]/.test(tail) ? "" : " "}${tail}`.replace(/[ \t]+$/, "");
+  });
+}
+
+/**
+ * "Monthly total $40", "daily spend 300 USDC", "weekly 2k (context.x)": a period, a total word or none, and a figure
+ * with no cap word (a bare figure only when a parenthesis or the line's end follows it).
+ */
 function periodTotal(s: string): string {
-  return s.replace(/(^|\n|[.;]\s+)([ \t]*(?:[-*•][ \t]+)?)(daily|weekly|monthly)\s+(?:total|spend(?:ing)?|budget|allowance)\s*[:=]?\s*(?=(?:US)?\$\s?\d|\d[\d,.]*\s?[kKmM]?\s?(?:usd|usdc|usdt|dollars)\b)/gi, (_m, start: string, pre: string, period: string) => `${start}${pre}${period.toLowerCase()} budget: `);
+  return s.replace(/(^|\n|[.;]\s+)([ \t]*(?:[-*•][ \t]+)?)(daily|weekly|monthly)(?:\s+(?:total|spend(?:ing)?|budget|allowance))?\s*[:=]?\s*(?=(?:US)?\$\s?\d|\d[\d,.]*\s?[kKmM]?\s?(?:usd|usdc|usdt|dollars)\b|\d[\d,.]*\s?[kKmM]?[ \t]*(?:\(|$))/gim, (_m, start: string, pre: string, period: string) => `${start}${pre}${period.toLowerCase()} budget: `);
 }
 
 /**
@@ -92,7 +115,7 @@ function periodTotal(s: string): string {
  * before a bare figure or share reads as its cap. Not when the line already has a cap or a minimum word.
  */
 function keyedCap(s: string): string {
-  const re = /(^|\n)([ \t]*(?:[-*•][ \t]+)?)((?:[A-Za-z][\w'’-]*[ \t]+){0,3}?(?:daily|weekly|monthly|per[ \t]+(?:day|week|month)|per[ \t]+(?:order|swap|trade|bet|payment|transfer|call|request))(?:[ \t]+[A-Za-z][\w'’-]*){0,2}?)[ \t]*:[ \t]*(?=(?:US)?\$?\s?\d)([^\n]*)/gi;
+  const re = /(^|\n)([ \t]*(?:[-*•][ \t]+)?)((?:[A-Za-z][\w'’-]*[ \t]+){0,3}?(?:daily|weekly|monthly|per[ \t]+(?:day|week|month)|(?:per|single|each|one|any)[ \t]+(?:order|swap|trade|bet|payment|transfer|payout|invoice|bill|tip|call|request))(?:[ \t]+[A-Za-z][\w'’-]*){0,2}?)[ \t]*:[ \t]*(?=(?:US)?\$?\s?\d)([^\n]*)/gi;
   return s.replace(re, (m: string, start: string, pre: string, key: string, value: string) =>
     CAP_WORD.test(`${key} ${value}`) || /\b(?:min(?:imum)?|at least|no less|not less|between|from)\b/i.test(`${key} ${value}`) ? m : `${start}${pre}${key.trim()}: max ${value}`,
   );
@@ -139,6 +162,10 @@ const HEADING_DANGER = /\b(?:no|not|never|only|except|unless|max|min|cap|caps|bu
  * goes; the rest ("Polymarket agent") is read as it would be without it (a venue, a label).
  */
 function headingNouns(s: string): string {
+  // "Limits for the HL perps bot, effective immediately:": the heading noun first, what it is for after it.
+  s = s.replace(/^([ \t]*)(?:limits|rules|caps|ceilings|guardrails)[ \t]+(?:for|of|on)[ \t]+([^\n:]{1,60}?)[ \t]*:?[ \t]*$/gim, (m: string, pre: string, rest: string) =>
+    HEADING_DANGER.test(rest) ? m : `${pre}${rest}`,
+  );
   return s.replace(/^([ \t]*(?:[A-Za-z][\w'’-]*[ \t]+){1,4})(?:limits|rules|settings|parameters|guardrails|constraints)[ \t]*:?[ \t]*$/gim, (m: string, head: string) =>
     HEADING_DANGER.test(head) ? m : head.trimEnd(),
   );
@@ -152,6 +179,7 @@ export function normaliseConfigLines(raw: string): string {
   s = swapModeKey(s);
   s = unitInKey(s);
   s = periodKey(s);
+  s = totalKey(s);
   s = periodTotal(s);
   s = keyedCap(s);
   return countingTail(s);

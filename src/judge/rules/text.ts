@@ -12,6 +12,7 @@ import { normaliseOwnerStyles } from "./styles";
 import { normaliseSpelling } from "./spelling";
 import { nameReferrals } from "./parse/human";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
+import { readCapTables } from "./cap-tables";
 import { normaliseConfigLines } from "./config-lines";
 import { readStructure } from "./structure/index";
 
@@ -59,7 +60,7 @@ const STYLED = new Map<string, string>();
 function normaliseStyles(raw: string): string {
   const hit = STYLED.get(raw);
   if (hit !== undefined) return hit;
-  const out = nameReferrals(normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(readStructure(unwrapLayout(readSeparators(raw))))))));
+  const out = nameReferrals(normaliseSpelling(normaliseLayout(normaliseConfigLines(normaliseOwnerStyles(readStructure(readCapTables(unwrapLayout(readSeparators(raw)))))))));
   if (STYLED.size >= 512) STYLED.delete(STYLED.keys().next().value as string);
   STYLED.set(raw, out);
   return out;

@@ -213,6 +213,12 @@ export type CapRule = Base & {
   to?: { values: string[]; refs?: string[] };
   /** Folded into the `grant` with this id (parse/grants.ts): checked there, never on its own. */
   grantId?: number;
+  /**
+   * "4 SOL or 650 USDC per payout", "WETH: 4; USDC: 12,500": one ceiling per asset, given as alternatives. Each cap
+   * counts only its own asset (never the dollar value of another), and an action in none of these assets has no
+   * ceiling the owner wrote, so it is not allowed on them (checks/asset-alternatives.ts).
+   */
+  alts?: string[];
 };
 
 /**

@@ -98,6 +98,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // token accounts, padded Starknet felts, near-miss addresses, paid-already lists); written before reading the
   // engine, first run 53.3% (ALLOW recall 3/18), 82.2% after the list readers.
   ["blind32.jsonl", 45, 0.8],
+  // blind28: 45 caps and budgets in owners' shapes (one ceiling per asset as alternatives, a heading over per-coin
+  // ceilings, "label: figure" totals with the running figure in parentheses, a cap on one of two activities, slippage
+  // shorthand, a cap with no unit) across HL, Polymarket, x402, Jupiter, Solana, Aave, WETH, ERC-20, Uniswap, Starknet;
+  // written before reading the engine, first run 42.2% (ALLOW 2/17), 0 unsafe; 82.2% after (parse/amounts.ts, cap-tables.ts).
+  ["blind28.jsonl", 45, 0.8],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -8,6 +8,7 @@ import { pricesFresh } from "../../../venues/lib/prices";
 import { addressesIn, aliasesOf, atPath, currentLeverage, describedPath, findCounter, normAddr, num, positionSize, priceOf } from "../context";
 import { qty } from "../text";
 import { USD_STABLES } from "../vocab";
+import { otherSide, unattributed } from "./alternatives";
 
 type Ctx = Record<string, unknown> | null;
 type Cap = Extract<Constraint, { kind: "cap" }>;
@@ -105,7 +106,8 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
     view = { ...view, moves, orders: [], swap: null };
   }
   if (c.activities && !view.activities.some((a) => c.activities!.includes(a))) return [];
-  const out: Finding[] = [];
+  const out: Finding[] = unattributed(c, view);
+  if (otherSide(c, view)) return out;
   const limit = fmtQ(c.limit.value, c.limit);
   for (const it of measure(view, c.limit.unit, ctx)) {
     if (it.value === null) {

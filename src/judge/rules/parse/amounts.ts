@@ -5,8 +5,9 @@
  * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
  */
 import { HUMAN_SIGN_RE, REFERRAL_RE, REFERRAL_TAIL } from "./human";
-import type { Activity, CapScope, Constraint, Period, Quantity } from "../types";
+import type { CapScope, Constraint, Period, Quantity } from "../types";
 import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
+import { cappedActivity } from "./cap-activity";
 import { add, asSymbol, type ParseState } from "./state";
 
 const NUM = String.raw`(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
@@ -16,7 +17,7 @@ const AMOUNT_RE = new RegExp(
   "gi",
 );
 
-export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,5}?(?:more than|above|over|beyond|exceed(?:ing)?|in excess of|north of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|in excess of|north of|upwards of|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
+export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,5}?(?:more than|above|over|beyond|exceed(?:s|ing)?|in excess of|north of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|in excess of|north of|upwards of|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
 const CAP_RE = new RegExp(String.raw`\b(?:${CAP_WORDS})\b`, "gi");
 const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|in excess of|north of|upwards of|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
 const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
@@ -32,13 +33,13 @@ const ESCALATE_BASE =
 export const ESCALATE_RE = new RegExp(`(?:${REFERRAL_RE.source}|${ESCALATE_BASE.source}|${HUMAN_SIGN_RE.source})${REFERRAL_TAIL}`, "gi");
 
 const PERIODS: Array<[Period, RegExp]> = [
-  ["day", /\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
-  ["week", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
-  ["month", /\b(?:per|a|each|every|any|in a|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)['’]s\b(?=\s+(?:\w+\s+)?(?:payments?|payouts?|transfers?|spend(?:ing)?|outflows?|orders?|purchases?|total)\b)/gi],
+  ["day", /\bday(?:['’]s)?\s+(?:total|sum)\b|\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
+  ["week", /\bweek(?:['’]s)?\s+(?:total|sum)\b|\b(?:per|a|each|every|any|in a|in one|within one|in any one|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
+  ["month", /\bmonth(?:['’]s)?\s+(?:total|sum)\b|\b(?:per|a|each|every|any|in a|in one|within one|in any one|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)['’]s\b(?=\s+(?:\w+\s+)?(?:payments?|payouts?|transfers?|spend(?:ing)?|outflows?|orders?|purchases?|total)\b)/gi],
 ];
 // A calendar or fiscal quarter has no period of its own: it is a running total, checked against the counter the
 // rules name for it (a quarter-to-date figure); with none named, only a total counter can serve, or it escalates.
-const TOTAL_RE = /\b(?:(?:per|a|each|every|any|in a|in any|this|the current)\s+(?:calendar\s+|fiscal\s+)?quarter|quarterly|in total|total|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate|(?:across|over)\s+(?:the\s+|all\s+|every\s+|our\s+|my\s+|this\s+|its\s+)?(?:whole\s+|entire\s+)?(?:account|acct|book|portfolio|open\s+positions|positions|markets|perps|assets|wallets)|(?:account|acct|portfolio|book)[- ]wide|open\s+(?=notional|positions?|exposure|interest))\b/gi;
+const TOTAL_RE = /\b(?:(?:per|a|each|every|any|in a|in any|this|the current)\s+(?:calendar\s+|fiscal\s+)?quarter|quarterly|in total|total|(?:the\s+)?(?:whole|entire)\s+(?:event|budget|round|program(?:me)?|campaign|project|season|engagement|mandate|conference|trip|sprint)|overall|combined|cumulative(?:ly)?|aggregate|lifetime|altogether|at any (?:one )?time|outstanding|in aggregate|(?:across|over)\s+(?:the\s+|all\s+|every\s+|our\s+|my\s+|this\s+|its\s+)?(?:whole\s+|entire\s+)?(?:account|acct|book|portfolio|open\s+positions|positions|markets|perps|assets|wallets)|(?:account|acct|portfolio|book)[- ]wide|open\s+(?=notional|positions?|exposure|interest))\b/gi;
 const SUBJECT_RE =
   /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?|hedge)\b/i;
 const SCOPES: Array<[CapScope, RegExp]> = [
@@ -52,6 +53,12 @@ export function namedScope(text: string): CapScope {
   const kinds = SCOPES.filter(([k, re]) => k !== "any" && re.test(text));
   return kinds.length === 1 ? kinds[0][0] : "any";
 }
+
+/** A token's own unit (not dollars, not shares): what an alternative per asset is written in. */
+const tokenUnit = (u: string): boolean => u !== "USD" && u !== "SHARES";
+
+/** Words that count a figure per action ("per bet", "each payment", "a swap", "/order"): a budget beside them is per action. */
+const ACTION_UNIT = /\b(?:per|each|every|(?:a|any|one)\s+single)\s+(?!(?:day|week|month|quarter|year|calendar|rolling|fiscal|24)\b)\w+|\b(?:a|an|any|one|in one|in a)\s+(?:\w+\s+)?(?:orders?|trades?|bets?|wagers?|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|tickets?|tips?|deposits?|entr(?:y|ies)|purchases?|actions?|operations?|times?)\b|\/\s?(?:order|trade|bet|swap|payment|transfer|call|request|tx)\b/i;
 
 const BOUNDARY = /[,;()]|\band\b(?=\s+(?:max|at most|up to|no more|never|do not|don't|only|you|a |an |the |each|every|any|per|total))/gi;
 
@@ -195,28 +202,6 @@ export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
   });
 }
 
-/** Slippage caps: "Slippage at most 1% (100 bps)", "max slippage 50 bps", "amountOutMinimum no more than 0.5% below...". */
-export function parseSlippage(c: Clause, st: ParseState, rule: string): void {
-  const minOut =
-    /\b(?:amount\s?out\s?min(?:imum)?|min(?:imum)?\s+(?:amount\s+)?(?:out(?:put)?|received|return)|min(?:imum)?\s+out|output\s+minimum|minimum\s+output)\b/i;
-  if (!/slippage|price impact/i.test(c.text) && !minOut.test(c.text)) return;
-  const figures: number[] = [];
-  scan(c, /(\d+(?:\.\d+)?)\s*(%|percent|bps|basis points?|bp)(?=\W|$)/gi, (m) => {
-    const n = Number(m[1]);
-    figures.push(/^b/i.test(m[2]) ? n : n * 100);
-  });
-  if (figures.length === 0) return;
-  scan(c, /\b(?:below|under|beneath|from|versus|vs|relative to|of)\s+(?:the\s+)?(?:expected|fair|quoted|market|oracle|current|mark|spot|context|reference)?\s*(?:value|price|prices|amount|output|quote|rate)?(?:\s+(?:at|from|using|per|based on|implied by)\s+(?:the\s+)?(?:context|market|oracle|current|mark|spot|reference)\s+(?:prices?|values?|rates?|quotes?))?(?:\s+(?:in|from|given in)\s+(?:the\s+)?context)?/gi, () => undefined);
-  scan(c, /\b(?:slippage|price impact)(?:\s+tolerance)?\b/gi, () => undefined);
-  // "don't accept more than 1% slippage", "never tolerate over 50 bps": a ceiling said as a refusal.
-  scan(c, /\b(?:don['’]t|do not|never|won['’]t|will not|must not|should not|shouldn['’]t)\s+(?:accept|allow|tolerate|take|use|permit|eat)\s+(?:more than|over|above|beyond|anything (?:over|above|beyond|worse than))\b/gi, () => undefined);
-  // "min out can't be more than 1% under the context price", "must not be worse than 50 bps": a ceiling said of the minimum.
-  scan(c, /\b(?:can['’]t|cannot|can not|must not|mustn['’]t|should not|shouldn['’]t|may not|won['’]t|will not|is not|isn['’]t|never)\s+(?:be\s+)?(?:more|worse|lower|further)\s+than\b/gi, () => undefined);
-  scan(c, /\b(?:max(?:imum)?|at most|no more than|not more than|up to|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of)?|under|below|within|less than|not (?:to )?exceed|must not exceed|or less|tolerance(?: of)?|set to|of)\b/gi, () => undefined);
-  scan(c, minOut, () => undefined);
-  add(st, { kind: "slippage_cap", bps: Math.min(...figures), rule });
-}
-
 function periodOf(c: Clause, from: number, to: number): { period: Period; m: RegExpExecArray | null } {
   for (const [p, re] of PERIODS) {
     const m = findIn(c, re, from, to);
@@ -241,24 +226,6 @@ export function parseAboveThat(c: Clause, st: ParseState, sentenceStart: number)
   st.constraints[i] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: false, rule: `${cap.rule}; ${c.text.trim()}` };
   consume(c, m.index, m.index + m[0].length);
   take(c, esc);
-}
-
-const CAPPED_ACTIVITY: Array<[RegExp, Activity[]]> = [
-  [/^(?:supply|supplies|deposit|deposits)$/i, ["supply", "vault_deposit"]],
-  [/^(?:borrow|borrows|borrowing)$/i, ["borrow"]],
-  [/^(?:repay|repays|repayment|repayments)$/i, ["repay"]],
-  [/^(?:wrap|wraps|wrapping)$/i, ["wrap"]],
-  [/^(?:stake|stakes|staking)$/i, ["stake", "delegate"]],
-];
-
-/**
- * "max supply per tx: 50k USD", "borrow cap 10k": the cap word names the one activity it counts, so a withdrawal
- * is not held to a supply cap. Only a verb right next to the cap word; anything looser stays a cap on every action.
- */
-function cappedActivity(text: string): Activity[] | undefined {
-  const m = /\b(?:max(?:imum)?|cap(?:ped)?|limit)\s+(\w+)\s+(?:per|each|a|in one|[:=])|\b(\w+)\s+(?:cap|limit|max(?:imum)?)\s*(?:per\b|each\b|[:=]|of\b|is\b|\d|\$)/i.exec(text);
-  const verb = m?.[1] ?? m?.[2];
-  return verb ? CAPPED_ACTIVITY.find(([re]) => re.test(verb))?.[1] : undefined;
 }
 
 /** Caps, budgets and escalation thresholds around every amount in the clause. */
@@ -300,7 +267,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (!cap) postCap = firstIn(c, /\s*(?:[A-Za-z']+\s+){0,3}?(?:max(?:imum)?|cap|limit|or less|or below|or under|at most|tops|ceiling|budget|allowance|quota)\b/y, a.end, postEnd);
     const budget = findIn(c, /\b(?:budget|allowance|spending limit|spend limit|quota|limit)\b/gi, preStart, postEnd);
     // "max 2 WETH or 7,000 USDC": the second amount of an "or" pair shares the first one's cap word.
-    const pairedWithPrev = i > 0 && /^\s*\(?\s*(?:or|and|\/)\s*$/.test(c.text.slice(amounts[i - 1].end, a.start));
+    // "20 SOL max or 3k USDC max", "4 SOL, or 650 USDC": the first one's own cap word may sit between the two.
+    const pairedWithPrev = i > 0 && /^\s*(?:(?:max(?:imum)?|at most|tops|or less)\s*)?(?:,\s*(?=or\b))?\(?\s*(?:or|and|\/)\s*$/i.test(c.text.slice(amounts[i - 1].end, a.start));
     let inherited = pairedWithPrev && groupWords[i - 1]?.cap ? groupWords[i - 1] : null;
     // "Max $0.50 per request and $20.00 total per day": a later amount with its own period or scope word
     // continues the list the clause's cap word started.
@@ -337,11 +305,18 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     // "Isolated margin top-ups are fine, up to $1k each": the cap counts margin changes, not orders.
     const marginMove = /\bmargin\s+(?:top[- ]?ups?|additions?|adjustments?|changes?|transfers?)\b|\b(?:add(?:ing)?|top(?:ping)?[- ]up|remov(?:e|ing))\s+(?:\w+\s+)?margin\b/i;
     if (scope === "any" && marginMove.test(c.text) && !/\b(?:orders?|trades?|positions?|notional|usage|used|exposure)\b/i.test(c.text)) scope = "margin";
+    let pairAlts: string[] | undefined;
     const sideInEarly = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     // "Max 2 WETH or 7,000 USDC in per swap": the pair shares the period/scope written after the second amount.
     if (pairedWithPrev) {
       const prev = st.constraints[st.constraints.length - 1];
       if (prev && prev.kind === "cap") {
+        // "4 SOL, or 650 USDC": two token units are one ceiling per asset, not two caps on every action.
+        if (tokenUnit(prev.limit.unit) && tokenUnit(q.unit) && prev.limit.unit !== q.unit) pairAlts = [...new Set([...(prev.alts ?? [prev.limit.unit]), q.unit])];
+        // A group of three or more ("0.2 BTC or 3 ETH or 60 SOL per order") shares one list and the scope written last.
+        if (pairAlts) for (const k of st.constraints) if (k.kind === "cap" && k.alts && prev.alts && k.alts === prev.alts) k.alts = pairAlts;
+        if (pairAlts) for (const k of st.constraints) if (k.kind === "cap" && k.alts === pairAlts && k.scope === "any") k.scope = scope;
+        if (pairAlts) prev.alts = pairAlts;
         if (prev.period === "action" && period !== "action") prev.period = period;
         if (prev.scope === "any") prev.scope = scope;
         if (sideInEarly) prev.sideIn = true;
@@ -351,8 +326,16 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     // "The hedge is never bigger than 30 ETH short": the hedge is the position it holds.
     let subject = subjectM ? subjectM[1].toLowerCase().replace(/^hedge$/, "hedge position") : undefined;
     // "Keep positions under $10k" bounds the resulting position; "max position size per order" bounds each order.
-    const perOrder = /\b(?:per|each|every|any single|a single)\s+(?:order|trade|entry)\b/i.test(c.text);
+    // "Run our vault position: deposits up to $5k per deposit": a cap counted per action of its own kind is per
+    // action, whatever "position" names nearby (it had become a position total no deposit was ever held to).
+    const perOrder = /\b(?:per|each|every|any single|a single)\s+(?:order|trade|entry)\b/i.test(c.text) || /\b(?:per|each|every|any single|a single|no single)\s+(?:deposit|supply|wrap|swap|payment|transfer|withdrawal|payout|stake)s?\b/i.test(scopeText);
     if (subject && /position|stak|delegat/.test(subject) && period === "action" && !(perOrder && /position/.test(subject))) period = "total";
+    // "Budget: 4k USDC", "the round's allowance is 9k": a budget or allowance with no word that counts it per action
+    // is what may be spent in all (it had been a cap on each action, letting the whole budget be spent many times).
+    if (period === "action" && budget && /^(?:budget|allowance|quota)$/i.test(budget[0]) && !ACTION_UNIT.test(scopeText)) {
+      period = "total";
+      subject = subject ?? "spent";
+    }
     if (period === "day" || period === "week" || period === "month") subject = subject ?? "spent";
     const sideIn = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     const strict = STRICT.test(capWord) && !/\bat or\b/i.test(capWord);
@@ -377,7 +360,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       add(st, { kind: "escalate_above", limit: q, scope: kinds > 1 ? "any" : scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), rule });
       take(c, escalate);
     } else {
-      add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, rule });
+      add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, alts: pairAlts, rule });
+      // "4 SOL, or 650 USDC when the payout is in USDC": the condition only says which alternative is which.
+      if (pairAlts) scan(c, new RegExp(String.raw`\b(?:when|if|where|whenever)\s+(?:the\s+|it\s+|a\s+|one\s+)?(?:\w+\s+)?(?:is|are|goes out|gets paid)\s+(?:paid\s+|made\s+|sent\s+|done\s+)?in\s+(?:${pairAlts.join("|")})\b|\bdepending\s+(?:on\s+)?(?:which|what)\s+(?:side|token|asset|coin)\b`, "gi"), (m) => m.index >= a.end);
     }
     if (sideIn) scan(c, /\bin\b/gi, (m) => m.index >= a.end && m.index < postEnd);
     scan(c, /\b(?:or less|or lower|or below|or under|and below|at most|maximum|max)\b/gi, (m) => m.index >= a.end && m.index < postEnd);

@@ -76,7 +76,7 @@ export function parseCounterDecl(c: Clause, st: ParseState): void {
   if (refs.length === 0) return;
   // "(prices in context.prices)", "at context.prices": where prices come from, never a running total.
   scan(c, /\(?\s*\b(?:(?:use|using|with|at|valued\s+at)\s+)?(?:(?:the\s+)?(?:usd\s+)?prices?\s+(?:in|from|at|per)\s+)?§c(\d+)\s*\)?/gi, (m) => /(?:^|\.)prices?$/i.test(c.refs.ctx[Number(m[1])] ?? "") && /prices?|\(/i.test(m[0]));
-  const counters = refs.filter((m) => isCounterRef(c.refs.ctx[Number(m[1])]) && !c.used[m.index ?? 0]);
+  const counters = refs.filter((m) => (isCounterRef(c.refs.ctx[Number(m[1])]) || COUNTED_BEFORE.test(c.text.slice(Math.max(0, (m.index ?? 0) - 40), m.index))) && !c.used[m.index ?? 0]);
   if (counters.length === 0) return;
   const rest = c.text.replace(/§c\d+/g, " ");
   // A clause with a figure or a cap word is a rule, read elsewhere; this one only names where a figure lives.
@@ -102,6 +102,13 @@ export function parseCounterDecl(c: Clause, st: ParseState): void {
   for (const m of counters) st.counters.push({ path: c.refs.ctx[Number(m[1])], words: rest });
   consume(c, 0, c.text.length);
 }
+
+/**
+ * "(tally so far: context.payroll.month_strk)", "(running: context.session.spent_usd)", "the sum until now you find in
+ * context.x": the words right before a path say it holds a running figure, whatever its name ("month_strk" names no
+ * spending). Only words that mean a count kept over time; the budget it belongs to is still chosen by period.
+ */
+const COUNTED_BEFORE = /\b(?:running(?:\s+(?:total|tally|figure|number|sum|count))?|tally|tallied|so\s+far|until\s+now|up\s+to\s+now|till\s+now|to\s+date|month[- ]to[- ]date|year[- ]to[- ]date|already\s+(?:spent|paid|sent|used|gone\s+out)|spent\s+so\s+far)\b[^§]{0,24}$/i;
 
 /** Give every budget without a named running total the one the rules point at for its period. */
 export function assignCounters(st: ParseState): void {
