@@ -86,6 +86,8 @@ export function normaliseSpelling(raw: string): string {
   s = s.replace(/\b[a-z]{3,9}\b/gi, (w) => correctClosed(w));
   // "ok so this wallet pays our freelancers  dont send more then 750": a double space ends a sentence.
   s = s.replace(/(?<=[a-z0-9])[ \t]{2,}(?=[a-z])/g, ". ");
+  // "Leverage you can put until 5x": a non-native "until" before a multiple is "up to".
+  s = s.replace(/\buntil\s+(?=\d+(?:\.\d+)?\s*x\b)/gi, "up to ");
   s = s.replace(/\b[a-z]{5,}\b/gi, (w) => (/^[a-z]+$/.test(w) ? correct(w) : w));
   s = s.replace(/\b(more|less|bigger|larger|higher|greater|smaller|lower|other|fewer|rather)\s+then\b/gi, "$1 than");
   // "not more as 900 USDC": a comparative with "as" before a figure (a speaker's "than").

@@ -128,7 +128,8 @@ export function protect(raw: string, refs: Refs): string {
   // Test networks: a chain class.
   s = s.replace(/\btest\s?nets?\b|\btest\s+networks?\b|\btest\s+chains?\b/gi, "testnets");
   // "Undelegating, pulling HYPE out of staking, or sending HYPE elsewhere: all off-limits": every item is prohibited.
-  s = s.replace(/(^|[.;\n]\s*)([^.;:\n]{3,200}?)\s*:\s*(?:(?:all|both|each|every one)(?:\s+of\s+(?:them|these))?\s+)?(?:are\s+|is\s+)?(?:off[- ]limits|forbidden|prohibited|banned|not allowed|not permitted|a no[- ]go)\b/gi, "$1never $2");
+  // A bullet's marker stays in front ("- over 600 STRK: not allowed" -> "- never over 600 STRK"), not after "never".
+  s = s.replace(/(^\s*(?:[-*•‣]\s+)?|[.;\n]\s*(?:[-*•‣]\s+)?)([^.;:\n]{3,200}?)\s*:\s*(?:(?:all|both|each|every one)(?:\s+of\s+(?:them|these))?\s+)?(?:are\s+|is\s+)?(?:off[- ]limits|forbidden|prohibited|banned|not allowed|not permitted|a no[- ]go)\b/gi, "$1never $2");
   // Config lines "borrow: never", "bridging: disabled": the activity the key names is never done.
   s = s.replace(/(^|\n)([ \t]*[-*•]?[ \t]*)([A-Za-z][\w /-]{1,40}?)[ \t]*[:=][ \t]*(?:never|disabled)[ \t]*\.?[ \t]*(?=\n|$)/gi, "$1$2never $3");
   // Intensifiers carry no rule: "shorts are totally fine", "seriously don't".

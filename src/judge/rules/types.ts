@@ -153,7 +153,7 @@ export type Constraint =
   | (Base & { kind: "leverage_escalate"; above: number })
   | (Base & { kind: "no_leverage_increase" })
   /** "cross only", "positions shall use isolated margin": the margin mode a leverage setting must keep. */
-  | (Base & { kind: "margin_mode"; mode: "cross" | "isolated" })
+  | (Base & { kind: "margin_mode"; mode: "cross" | "isolated"; /** a switch to `mode` goes to a human (not a required mode) */ escalate?: boolean })
   /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
   | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell"; escalate?: boolean })
   /** "exits": an order that closes or reduces a position (per context.positions) must carry reduce-only. */

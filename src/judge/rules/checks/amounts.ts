@@ -229,8 +229,12 @@ function checkPosition(c: Cap, view: ActionView, ctx: Ctx): Finding[] {
   return out;
 }
 
+// A human line on withdrawals also holds a withdrawal from a lending pool or vault (the adapters call it a redeem):
+// "any supply or withdrawal of 40 WETH or more must be cleared by the CFO" had let a 40 WETH Aave withdraw through.
+const LINE_EXTRA: Partial<Record<CapScope, Activity[]>> = { transfer: ["redeem", "vault_withdraw"] };
+
 export function checkEscalateAbove(c: Extract<Constraint, { kind: "escalate_above" }>, view: ActionView, ctx: Ctx): Finding[] {
-  if (!inScope(c.scope, view)) return [];
+  if (!inScope(c.scope, view) && !view.activities.some((a) => LINE_EXTRA[c.scope]?.includes(a))) return [];
   const out: Finding[] = [];
   const limit = fmtQ(c.limit.value, c.limit);
   const items = measure(view, c.limit.unit, ctx);

@@ -95,6 +95,9 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         if (view.leverage && view.leverage.isCross !== undefined) {
           const mode = view.leverage.isCross === null ? null : view.leverage.isCross ? "cross" : "isolated";
           if (mode === null) out.push({ type: "unknown", message: `The leverage setting does not say its margin mode, so "${c.rule}" cannot be checked.` });
+          else if (c.escalate) {
+            if (mode === c.mode) out.push({ type: "escalate", message: `The leverage setting puts ${view.leverage.asset ?? "the asset"} on ${mode} margin, and "${c.rule}".` });
+          }
           else if (mode !== c.mode) out.push({ type: "violation", message: `The leverage setting switches ${view.leverage.asset ?? "the"} to ${mode} margin, but "${c.rule}".` });
         }
         break;

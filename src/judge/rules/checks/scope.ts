@@ -95,7 +95,7 @@ const RELATED: Partial<Record<Activity, Activity[]>> = {
 export function impliedActivities(cs: Constraint[]): Activity[] {
   const out = new Set<Activity>();
   for (const c of cs) {
-    if (c.kind === "leverage_cap" || c.kind === "leverage_escalate" || c.kind === "no_leverage_increase" || c.kind === "margin_mode") out.add("leverage");
+    if (c.kind === "leverage_cap" || c.kind === "leverage_escalate" || c.kind === "no_leverage_increase" || (c.kind === "margin_mode" && !c.escalate)) out.add("leverage");
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "margin") out.add("margin");
     if (c.kind === "approval_exact") out.add("approval");
     if (c.kind === "escalate_on") c.activities.forEach((a) => out.add(a));

@@ -20,6 +20,7 @@ const AMOUNT_RE = new RegExp(
 export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,5}?(?:more than|above|over|beyond|exceed(?:s|ing)?|in excess of|north of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|in excess of|north of|upwards of|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
 const CAP_RE = new RegExp(String.raw`\b(?:${CAP_WORDS})\b`, "gi");
 const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|in excess of|north of|upwards of|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
+const AFTER_THRESHOLD = /^\s*(?:or more|or above|and above|and up|or higher|and over|plus)\b/i;
 const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
 const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
@@ -168,6 +169,13 @@ function parseLeverageByAsset(c: Clause, st: ParseState, rule: string): void {
 /** Leverage caps ("Leverage at most 5x", "max 3x leverage"), bans on changing it, and "no leverage". */
 export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
   if (!/leverage|\d\s*x\b/i.test(c.text)) return;
+  const from = st.constraints.length;
+  readLeverage(c, st, rule);
+  // "Leverage you can put up to 5x": once the clause's figure is read, its subject word is read with it.
+  if (st.constraints.slice(from).some((k) => k.kind === "leverage_cap" || k.kind === "leverage_escalate")) scan(c, /\bleverage\b/gi, () => undefined);
+}
+
+function readLeverage(c: Clause, st: ParseState, rule: string): void {
   parseLeverageByAsset(c, st, rule);
   // "Leverage changes above 5x need my sign-off": above the figure a human decides; it is not a hard cap.
   const esc = /leverage/i.test(c.text) ? firstIn(c, ESCALATE_RE, 0, c.text.length) : null;
@@ -231,6 +239,8 @@ export function parseAboveThat(c: Clause, st: ParseState, sentenceStart: number)
 /** Caps, budgets and escalation thresholds around every amount in the clause. */
 export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
   const before = st.constraints.length;
+  // "(size times limit price)", "(price x shares)": how a notional is measured, which is what the checks do.
+  scan(c, /\(\s*(?:i\.e\.\s*|=\s*)?(?:(?:size|qty|quantity|shares|contracts|coins|amount)\s*(?:times|x|×|\*|multiplied\s+by)\s*(?:the\s+)?(?:(?:limit|mark|entry|order)\s+)?price|(?:(?:limit|mark|order)\s+)?price\s*(?:times|x|×|\*|multiplied\s+by)\s*(?:the\s+)?(?:size|shares|qty|quantity|contracts|coins))\s*\)/gi, () => undefined);
   const amounts = readAmounts(c);
   // Bare numbers right after a cap word ("at or below 200") take the unit of the clause's only token symbol.
   // "(?![.,]\d)": never the integer part of a longer figure ("capped at 0.5%" is not a cap of 0); "(?<!,)": never a
@@ -247,7 +257,8 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     // amounts all share one unit, is in that unit (a count would name what it counts: "3 bets").
     const units = [...new Set(amounts.filter((a) => a.q).map((a) => a.q!.unit))];
     const clauseUnit = units.length === 1 && /^\s*(?:[,;.)]|$|(?:and|or|then)\b)/i.test(c.text.slice(start + bm[1].length)) ? units[0] : null;
-    const unit = syms.length === 1 ? syms[0] : syms.length === 0 && st.stableOnly ? "USD" : clauseUnit;
+    // "bets under 25 bucks u can just place ... nothing over 75, ever": after a review band, a bare figure is in its unit.
+    const unit = syms.length === 1 ? syms[0] : syms.length === 0 && st.stableOnly ? "USD" : (clauseUnit ?? (syms.length === 0 ? st.bareUnit : null));
     if (v === null || !unit) continue;
     amounts.push({ start, end: start + bm[1].length, q: { value: v, unit }, raw: bm[1] });
   }
@@ -277,7 +288,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       if (PERIODS.some(([, re]) => new RegExp(re.source, "i").test(own)) || new RegExp(TOTAL_RE.source, "i").test(own) || SCOPES.some(([, re]) => re.test(own)))
         inherited = [...groupWords].reverse().find((g) => g.cap) ?? null;
     }
-    if (!cap && !postCap && !budget && !inherited && !(escalate && THRESHOLD.test(c.text.slice(preStart, a.start)))) {
+    // "40 WETH or more must be cleared by the CFO": the comparison may follow the figure.
+    const after = AFTER_THRESHOLD.exec(c.text.slice(a.end, postEnd));
+    if (!cap && !postCap && !budget && !inherited && !(escalate && (THRESHOLD.test(c.text.slice(preStart, a.start)) || after))) {
       groupWords.push({ cap: null, period: "action", scope: "any" });
       continue; // an amount with no cap word is not a rule we understand; it stays as leftover
     }
@@ -339,7 +352,7 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     if (period === "day" || period === "week" || period === "month") subject = subject ?? "spent";
     const sideIn = /^\s*(?:in|of input|input|sold|to sell)\b/i.test(c.text.slice(a.end, postEnd));
     const strict = STRICT.test(capWord) && !/\bat or\b/i.test(capWord);
-    const isThreshold = THRESHOLD.test(capWord) || (!capWord && THRESHOLD.test(c.text.slice(preStart, a.start)));
+    const isThreshold = THRESHOLD.test(capWord) || (!capWord && (THRESHOLD.test(c.text.slice(preStart, a.start)) || !!(escalate && after)));
     // "Payments over 2,500 USDC want a countersign": unclear what happens above it, so the figure and its comparison
     // stay unread (they had been consumed before this was decided, leaving a bare permission: an unsafe ALLOW).
     if (!(escalate && (isThreshold || !capWord)) && isThreshold && !NEG_CTX.test(c.text.slice(Math.max(0, preStart - 40), postEnd + 40)) && !inherited) {

@@ -13,10 +13,17 @@ const WHO = String.raw`(?:(?:the|a|an|my|our|two|2|three|3|both|all|any|one|anot
 /** The signing act as a noun: "signer", "co-signature", "countersignature", "sign-off", "vote", "go-ahead", "OK". */
 const SIGN_NOUN = String.raw`(?:human\s+|second\s+|manual\s+|extra\s+|another\s+)?(?:co-?signers?|counter-?signers?|signers?|co-?signatures?|counter-?signatures?|signatures?|co-?sign(?:ing)?|counter-?sign(?:ing)?|sign[- ]?offs?|votes?|go-?ahead|green light|blessing|ok|okay)`;
 
+/** Where the signer signs: "a second signer on the Safe", "a co-signer in the multisig". */
+const WHERE = String.raw`(?:\s+(?:on|of|in|from)\s+(?:the\s+|our\s+)?(?:safe|multisig|multi-sig|wallet|vault|account|treasury)\b)`;
+
 export const HUMAN_SIGN_RE = new RegExp(
   [
     // "needs a human signer", "requires countersignature by the CFO", "requires co-signature from two stewards", "need my OK first"
-    String.raw`\b(?:needs?|requires?|required|must (?:get|have)|should (?:get|have)|needs? to (?:get|have)|has to (?:get|have)|have to (?:get|have))\s+(?:(?:an?|the|my|our|two|2|both|explicit|prior|written|[\w]+['’]s|[\w]+s['’]|committee|board|council|dao|members?|stewards?|cfo|ceo|treasurer|owner|team|finance|compliance|governance|token|holder|multisig)\s+){0,3}${SIGN_NOUN}\b(?:\s+(?:by|from|of)\s+${WHO}\b)?(?:\s+first)?`,
+    String.raw`\b(?:needs?|requires?|required|must (?:get|have)|should (?:get|have)|needs? to (?:get|have)|has to (?:get|have)|have to (?:get|have))\s+(?:(?:an?|the|my|our|two|2|both|explicit|prior|written|[\w]+['’]s|[\w]+s['’]|committee|board|council|dao|members?|stewards?|cfo|ceo|treasurer|owner|team|finance|compliance|governance|token|holder|multisig)\s+){0,3}${SIGN_NOUN}\b(?:\s+(?:by|from|of)\s+${WHO}\b)?${WHERE}?(?:\s+first)?`,
+    // "a human approves first", "needs a human", "needs_human_over" (a config key): the human is the one who decides
+    String.raw`\b(?:an?\s+|the\s+)?(?:human|person|operator|owner)\s+(?:approves|signs\s+off|okays|oks|confirms|decides|reviews|checks)(?:\s+(?:it|them|this|that))?(?:\s+first)?\b|\bneeds?\s+(?:an?\s+)?human\b(?!\s+to\b)(?:\s+(?:review|approval|sign[- ]?off|ok|okay))?`,
+    // "I want to see it first", "we'd like to review those beforehand": the owner decides before it runs
+    String.raw`\b(?:i|we)\s*(?:['’]d\s+|\s+would\s+|\s+)(?:want|like|need|wish|prefer)\s+to\s+(?:see|review|check|approve|okay|ok|sign\s+off\s+on|look\s+at|vet|clear)\s+(?:it|them|this|that|those|these|each\s+one)\b(?:\s+(?:first|beforehand|in\s+advance|before\s+(?:it|they)\s+(?:goes|go|is|are)\s+(?:out|sent|placed)))?`,
     // "must be countersigned by the CFO", "has to be co-signed by two stewards", "must first be okayed by me"
     String.raw`\b(?:must|should|has to|have to|needs? to|is to|are to)\s+(?:first\s+)?be\s+(?:first\s+)?(?:co-?signed|counter-?signed|signed off|okayed|ok['’]?d|cleared|approved|reviewed)\s+(?:first\s+)?(?:by|with)\s+${WHO}\b`,
     // "four-eyes check before sending", "two-person review", "dual control"
@@ -59,7 +66,9 @@ export const REFERRAL_RE = new RegExp(
     // "requires dual approval", "multisig sign-off", "2-of-3 signatures"
     String.raw`\b(?:(?:needs?|requires?|required|subject to|under|with)\s+)?(?:(?:a|an)\s+)?(?:dual|double|two-person|multi-?sig|multisignature|\d-of-\d|two-key|joint)\s+(?:approval|sign[- ]?off|signatures?|authori[sz]ation|control|signing)`,
     // "only after the risk desk has signed off", "not until the CFO approves"
-    String.raw`\b(?:only\s+(?:after|once|when|if)|not\s+(?:before|until)|until)\s+${TARGET}\s+(?:(?:has|have|had)\s+)?(?:signed off|signs off|approved|approves|agreed|agrees|confirmed|confirms|okayed|okays|ok['’]?d|said yes|says yes|given (?:the |their |a |an )?(?:ok|okay|go-?ahead|approval|sign[- ]?off))(?:\s+(?:on\s+)?(?:it|them|this|that))?`,
+    String.raw`\b(?:only\s+(?:after|once|when|if)|not\s+(?:before|until)|until)\s+${TARGET}\s+(?:(?:has|have|had)\s+)?(?:signed off|signs off|approved|approves|agreed|agrees|confirmed|confirms|okayed|okays|ok['’]?d|said yes|says yes|co-?signed|co-?signs|counter-?signed|counter-?signs|cleared|clears|reviewed|reviews|authori[sz]ed|authori[sz]es|given (?:the |their |a |an )?(?:ok|okay|go-?ahead|approval|sign[- ]?off))(?:\s+(?:on\s+)?(?:it|them|this|that))?`,
+    // "put it in front of me", "bring it to the treasurer", "leave it to ops", "let me decide": the decision is theirs
+    String.raw`\b(?:put|place|lay|bring|take|leave|pass)\s+(?:(?:it|them|this|that|these|those)\s+)?(?:in\s+front\s+of|before|to|with|over\s+to)\s+${TARGET}(?:\s*\([^()]{1,40}\))?(?:\s+(?:and|so)\s+(?:i|we|they|he|she)\s*(?:['’]ll|\s+will|\s+can|\s+get\s+to)\s+decide)?|\blet\s+${TARGET}\s+decide\b`,
     // "hold it for the risk desk", "hold for a human"
     String.raw`\bhold\s+(?:(?:it|them|this|that)\s+)?(?:for|until)\s+${TARGET}`,
   ].join("|"),
@@ -70,7 +79,7 @@ export const REFERRAL_RE = new RegExp(
  * What may follow a referral and belongs to it: "first", "before it is sent", "prior to execution", "and wait",
  * "never alone". Read only right after a referral phrase, so these words never limit anything on their own.
  */
-export const REFERRAL_TAIL = String.raw`(?:\s*,?\s*(?:first|beforehand|in advance|up front|each time|every time|please|(?:and\s+)?wait|never alone|not alone|never on (?:its|your|their) own|(?:before|prior to|ahead of)\s+(?:(?:it|they|this|that|anything|any\s+\w+|the\s+\w+|you|we|i|u)\s+)?(?:(?:is|are|gets?|goes|go|get|can\s+be|be)\s+)?(?:sent|paid|executed|submitted|placed|signed|released|broadcast|acting|sending|paying|executing|submitting|placing|signing|releasing|moving|going out|goes out|doing (?:it|so|anything)|submission|execution|execute|send|pay|act|proceeding|proceed|doing|trading|swapping|transferring|withdrawing|borrowing)(?:\s+(?:it|them|anything|this|that))?)\b){0,3}`;
+export const REFERRAL_TAIL = String.raw`(?:\s*,?\s*(?:first|beforehand|in advance|up front|each time|every time|please|(?:(?:and|n|&|then)\s+)?wait(?:\s+for\s+(?:an?\s+|the\s+|my\s+|our\s+)?(?:yes|reply|answer|ok|okay|go-?ahead|thumbs[- ]?up|response|confirmation))?|never alone|not alone|never on (?:its|your|their) own|(?:before|prior to|ahead of)\s+(?:(?:it|they|this|that|anything|any\s+\w+|the\s+\w+|you|we|i|u)\s+)?(?:(?:is|are|gets?|goes|go|get|can\s+be|be)\s+)?(?:sent|paid|executed|submitted|placed|signed|released|broadcast|acting|sending|paying|executing|submitting|placing|signing|releasing|moving|going out|goes out|doing (?:it|so|anything)|submission|execution|execute|send|pay|act|proceeding|proceed|doing|trading|swapping|transferring|withdrawing|borrowing)(?:\s+(?:it|them|anything|this|that))?)\b){0,3}`;
 
 /** Names that are venues, chains or sentence words, never a person asked. */
 const NOT_A_NAME = /^(?:Jupiter|Uniswap|Aave|Hyperliquid|Polymarket|Chainlink|Pyth|Coinbase|Binance|Kraken|Base|Solana|Starknet|Ethereum|Arbitrum|Optimism|Polygon|The|Any|All|Each|Every|Only|Never|Before|First|Orders?|Trades?|Payments?)$/;

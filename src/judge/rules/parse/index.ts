@@ -31,7 +31,8 @@ import { LIMITS_SOMETHING, settleReferences, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
 import { bindCondition, OPENS_CONDITION, prohibits, readCondition, readLeadingCondition, UNREAD_CONDITION, type ConditionRead } from "./conditions";
-import { isReferralTail, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
+import { noteBandUnit, readAloneTier } from "./tiers";
+import { isReferralTail, withoutHeldRefusal, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
 import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
 import { parsePayeeAmounts, settlePayeeAmounts } from "./payee-amounts";
 import { parsePayeeOnce, settlePayeeOnce } from "./payee-once";
@@ -169,6 +170,9 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseReferralBand(c, st, rule);
   parseRanges(c, st, rule);
   parseAmounts(c, st, rule);
+  // "4,000 USD or less may be sent by the agent on its own": the agent's tier ends where a human's begins.
+  readAloneTier(c, st, rule, before);
+  noteBandUnit(st, before);
   parseCounterDecl(c, st);
   parseOutcomes(c, st, rule);
   parseHostPayees(c, st, rule);
@@ -301,7 +305,7 @@ function parseUncached(intent: string): ParsedIntent {
       st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - from }, (_, k) => from + k), ignored: [], unread: [] });
       continue;
     }
-    const clauses = splitClauses(s).map((t) => makeClause(t, rule, refs));
+    const clauses = splitClauses(withoutHeldRefusal(s)).map((t) => makeClause(t, rule, refs));
     const before = st.constraints.length;
     let inherit: Activity[] = [];
     const spans: Array<[number, number]> = [];

@@ -49,7 +49,7 @@ const OWN_VERBS: Verb[] = [
   // "No approve or increase_allowance calls": a contract's entrypoint names are the same permission change.
   { re: /\b(?:token\s+)?(?:approv(?:e|es|al|als|ing)|allowances?|increase_?allowance|increaseAllowance)\b(?:\s+(?:to\s+)?(?:any|a|new|other|unknown)\s+spenders?)?(?:\s+calls?\b)?/gi, pos: ["approval"], neg: ["approval"], listy: false, label: "token approvals" },
   { re: /\bleverage\s+(?:changes?|adjustments?|updates?|increases?)\b|\bchang(?:e|es|ing)\s+(?:the\s+)?leverage\b/gi, pos: ["leverage"], neg: ["leverage"], listy: false, label: "leverage changes" },
-  { re: /\bundelegat\w*|\bunstak\w*|\bout\s+of\s+(?:staking|stake|the\s+validators?)\b|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
+  { re: /\b(?:undelegat\w*|unstak\w*)(?:\s+(?:(?:the|our|any|its|their|some)\s+)?(?:stake|staked\s+\w+))?|\bout\s+of\s+(?:staking|stake|the\s+validators?)\b|\bdeactivat\w*(?:\s+(?:stake|staking|stake accounts?))?/gi, pos: ["undelegate", "unstake"], neg: ["undelegate", "unstake"], listy: false, label: "undelegating or unstaking" },
   // "withdraw stake", "withdrawals from stake accounts", "stake withdrawals": taking SOL out of staking, where "stake" is what is withdrawn, not an act of staking.
   { re: /\bwithdraw\w*\s+(?:(?:lamports|sol|funds)\s+)?(?:from\s+)?(?:(?:the|our|any|its|their)\s+)?(?:(?:\w+['’]s|native)\s+)?(?:stake|staking|staked\s+sol)\b(?:\s+accounts?)?|\bstake(?:\s+accounts?)?\s+withdraw\w*/gi, pos: ["unstake"], neg: ["unstake"], listy: false, label: "withdrawing stake" },
   // "The delegate agent", "our delegate wallet": a role, not the act of delegating.
@@ -308,7 +308,11 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   const it = takeItems(c, st, "rule");
   if (route) it.assets = it.assets.filter((a) => !route.includes(a));
   const verbs: Verb[] = route ? [VERBS.find((v) => v.label === "moving funds") as Verb] : findVerbs(c, false);
-  const topics = it.markets.length || it.marketRefs.length > 0 ? [] : takeTopic(c, st);
+  // "Election markets only (context.markets says which market is what)": a category beside a context list is read
+  // too (both must hold); dropping it had let a Wimbledon bet through as "in context.markets".
+  // "(context.markets says which market is what)": what the context path tells, not a category of its own.
+  scan(c, /(?<=§c\d+\s+)(?:says|tells(?:\s+you)?|shows|gives|explains)\s+(?:which|what|who)\s+[^()]*(?=\))/gi, () => undefined);
+  const topics = it.markets.length ? [] : takeTopic(c, st);
   // "im only into the nba finals markets": an "only" that narrowed nothing this clause could name (no verb, no list,
   // no context list) stays unread, so the words it narrows are not silently ignored.
   const narrowsNothing = !opts.produced && verbs.length === 0 && listsFrom(it, topics).length === 0 && !it.recipientRefs.length && !it.otherRefs.length && !it.hostRefs.length && !it.marketTypes.length;

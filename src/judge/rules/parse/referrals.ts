@@ -30,7 +30,7 @@ const NUM = String.raw`\d[\d,]*(?:\.\d+)?`;
 // ---- bands and the line below a referral ----
 
 const BAND = new RegExp(
-  String.raw`(?:\b(?:between|from)\s+(\$)?(${NUM})\s*(k)?\s*(?:and|to|-)\s*(\$)?(${NUM})\s*(k)?|(\$)(${NUM})\s*(k)?\s*-\s*(\$)?(${NUM})\s*(k)?)(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`,
+  String.raw`(?:\b(?:between|from)\s+(\$)?(${NUM})\s*(k)?\s*(?:and|to|-)\s*(\$)?(${NUM})\s*(k)?|(\$)(${NUM})\s*(k)?\s*-\s*(\$)?(${NUM})\s*(k)?|^\s*(\$)?(${NUM})\s*(k)?\s*(?:to|-|–)\s*(\$)?(${NUM})\s*(k)?)(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`,
   "gi",
 );
 const UNTIL = new RegExp(String.raw`\b(?:up\s+)?(?:until|till|til)\s+(\$)?(${NUM})\s*(k)?(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`, "gi");
@@ -48,9 +48,10 @@ export function parseReferralBand(c: Clause, st: ParseState, rule: string): void
   if (esc && !c.used[esc.index]) {
     let read = false;
     scan(c, BAND, (m) => {
-      const unit = unitOf(m[1] ?? m[4] ?? m[7] ?? m[10], m[13], st);
-      const low = parseNumber(m[2] ?? m[8], m[3] ?? m[9]);
-      const high = parseNumber(m[5] ?? m[11], m[6] ?? m[12]);
+      // A bare "25 to 75 text me first" opens its clause: the band is its subject ("150 to 600 STRK: wait for my OK").
+      const unit = unitOf(m[1] ?? m[4] ?? m[7] ?? m[10] ?? m[13] ?? m[16], m[19], st) ?? st.bareUnit ?? null;
+      const low = parseNumber(m[2] ?? m[8] ?? m[14], m[3] ?? m[9] ?? m[15]);
+      const high = parseNumber(m[5] ?? m[11] ?? m[17], m[6] ?? m[12] ?? m[18]);
       if (!unit || low === null || high === null || !(low < high)) return false;
       add(st, { kind: "escalate_above", limit: { value: low, unit }, scope: namedScope(c.text), inclusive: true, rule });
       read = true;
@@ -71,12 +72,12 @@ export function parseReferralBand(c: Clause, st: ParseState, rule: string): void
 
 // ---- "no need to ask" ----
 
-const NO_ASK = new RegExp(
+export const NO_ASK = new RegExp(
   [
     String.raw`\b(?:there\s+is\s+|there['’]s\s+)?no\s+need\s+(?:to\s+)?(?:ask|check(?:\s+(?:with|w\/?))?|ping|confirm(?:\s+with)?)(?:\s+(?:me|us|anyone|anybody|first))*`,
     String.raw`\b(?:is|it['’]s|it\s+is)\s+not\s+(?:necessary|needed|required)\s+(?:to\s+)?(?:ask|check\s+(?:with|w\/?)|ping|confirm\s+with)(?:\s+(?:me|us|anyone|anybody|first))*`,
     String.raw`\b(?:(?:you|u|it|the\s+(?:bot|agent))\s+)?(?:don['’]t|do\s+not|doesn['’]t|does\s+not|won['’]t|will\s+not|never)\s+(?:ever\s+)?(?:need|needs|have|has)\s+to\s+(?:ask|check\s+(?:with|w\/?)|ping|confirm\s+with|get\s+(?:approval|sign[- ]?off|permission))(?:\s+(?:me|us|anyone|anybody|the\s+owner|first|for\s+(?:it|them|those|these|that)))*`,
-    String.raw`\b(?:never|don['’]t|do\s+not|doesn['’]t|does\s+not|won['’]t|will\s+not)\s+(?:ever\s+)?(?:needs?|requires?)\s+(?:(?:anyone['’]s|anybody['’]s|someone['’]s|my|our|a|an|any|the\s+owner['’]s|human|manual|explicit)\s+)*(?:sign[- ]?off|approval|ok|okay|permission|go-?ahead|confirmation|review|countersignature|signature)`,
+    String.raw`\b(?:never|don['’]t|do\s+not|doesn['’]t|does\s+not|won['’]t|will\s+not)\s+(?:ever\s+)?(?:needs?|requires?)\s+(?:(?:anyone['’]s|anybody['’]s|someone['’]s|my|our|a|an|any|the\s+owner['’]s|human|manual|explicit)\s+)*(?:sign[- ]?off|approval|ok|okay|permission|go-?ahead|confirmation|review|countersignature|signature|(?:second\s+|another\s+)?(?:co-?|counter-?)?signers?|co-?signatures?|human)`,
     String.raw`\b(?:no|without)\s+(?:sign[- ]?off|approval|permission|ok|confirmation|review)\s+(?:is\s+)?(?:needed|required|necessary)`,
   ].join("|"),
   "gi",
@@ -85,6 +86,8 @@ const PERMISSIVE_FILLER = /\b(?:(?:is|are)\s+)?always\s+(?:ok|okay|fine|allowed)
 /** What a "no need to ask" clause may name, and the activity each is. */
 const NAMED: Array<[RegExp, Activity[]]> = [
   [/\bcancel\w*(?:\s+orders?)?/gi, ["cancel"]],
+  // "Revoking an allowance (setting it to zero) never needs a co-signer": a revoke is an approval of nothing.
+  [/\brevok\w*(?:\s+(?:an?|the|any|all|our)\s+(?:allowances?|approvals?))?(?:\s*\(\s*(?:i\.e\.\s*|that is,?\s*)?(?:setting|set|reducing|lowering|cutting)\s+(?:it|them|the\s+\w+)\s+(?:back\s+)?to\s+(?:0|zero)\s*\))?/gi, ["approval"]],
   [/\brepay\w*(?:\s+(?:the\s+)?(?:debt|loans?))?/gi, ["repay"]],
   [/\b(?:reduce[- ]only\s+)?(?:clos(?:es|e|ing)|exits?|reductions?|reducing)\b(?:\s+(?:positions?|orders?|trades?)\b)?|\breduce[- ]only\s+(?:orders?|sells?)/gi, ["order"]],
   [/\bwithdraw\w*/gi, ["withdrawal"]],
@@ -98,7 +101,9 @@ const NARROWING = /\d|(?<!reduce[- ])\b(?:only|except|unless|but|if|when|above|o
 /** "cancels + reduce-only closes u don't need to ask me, just do em": nothing for a human; grants nothing. */
 export function parseNoAsk(c: Clause, st: ParseState, rule: string): boolean {
   const m = new RegExp(NO_ASK.source, "i").exec(c.text);
-  if (!m || NARROWING.test(c.text.slice(0, m.index) + " " + c.text.slice(m.index + m[0].length))) return false;
+  // A revoke's gloss "(setting it to zero)" names no figure to narrow by.
+  const rest = (c.text.slice(0, m?.index ?? 0) + " " + c.text.slice(m ? m.index + m[0].length : 0)).replace(/\(\s*(?:i\.e\.\s*|that is,?\s*)?(?:setting|set|reducing|lowering|cutting)\s+(?:it|them|the\s+\w+)\s+(?:back\s+)?to\s+(?:0|zero)\s*\)/gi, " ");
+  if (!m || NARROWING.test(rest)) return false;
   const saved = c.used.slice();
   const acts: Activity[] = [];
   for (const [re, a] of NAMED) scan(c, re, () => void acts.push(...a));
@@ -168,6 +173,19 @@ export function readReferralSentence(s: string, rule: string, st: ParseState): b
     return true;
   }
   return false;
+}
+
+/**
+ * "If a payment is over 3,000 USDC, don't send it: put it in front of me": the refusal only says what the referral
+ * does (the agent holds it for a human), it bans nothing. Read as a prohibition it had refused every payment.
+ * The refusal is dropped only when a referral follows it directly, so the sentence is read as a human line.
+ */
+const HELD_REFUSAL = new RegExp(
+  String.raw`(,\s*|;\s*|^\s*)(?:but\s+|then\s+)?(?:don['’]?t|do\s+not|never)\s+(?:send|pay|execute|place|submit|sign|release|process|do|make)\s+(?:it|them|that|this|those|the\s+\w+)(?:\s+(?:yet|straight\s+away|right\s+away|directly))?\s*(?:[:;,-]|\s+(?:and|but|just|instead|rather))\s*(?=(?:please\s+|instead\s+|rather\s+|just\s+)?(?:${ESC}))`,
+  "gi",
+);
+export function withoutHeldRefusal(s: string): string {
+  return new RegExp(ESC, "i").test(s) ? s.replace(HELD_REFUSAL, "$1") : s;
 }
 
 /** ", never alone" after "needs the approval of the board": part of the referral. */

@@ -2,13 +2,36 @@
  * Order-shape rules: side (long-only), reduce-only, order type and time-in-force, and approval shape
  * ("no unlimited approvals", "approvals only for the exact amount").
  */
-import { scan, type Clause } from "../text";
+import { consume, scan, type Clause } from "../text";
+import { ESCALATE_RE } from "./amounts";
 import { add, asSymbol, type ParseState } from "./state";
 
 const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can't|should not|may not)`;
 
 /** "cross only", "isolated margin only", "positions shall use isolated margin", "margin mode: cross". */
+/**
+ * "If you want change some coin to isolated margin, before you must ask me", "switching to cross needs my OK": a
+ * human decides a switch to that mode. Only with a human phrase in the clause; the switch itself is permitted by
+ * nothing here (a leverage setting still needs its own permission and caps).
+ */
+const MODE_SWITCH = /\b(?:switch|chang|mov|set|put|turn|flip|go)\w*\s+(?:(?:a|any|some|the|this|that|each|every|one|our)\s+)?(?:[\w-]+\s+){0,2}?(?:to|into|onto|on)\s+(cross|isolated)(?:[- ]margin)?(?:\s+mode)?\b/gi;
+
+function parseModeSwitchReferral(c: Clause, st: ParseState, rule: string): void {
+  const esc = new RegExp(ESCALATE_RE.source, "i").exec(c.text);
+  if (!esc || c.used[esc.index]) return;
+  let read = false;
+  scan(c, MODE_SWITCH, (m) => {
+    add(st, { kind: "margin_mode", mode: m[1].toLowerCase() as "cross" | "isolated", escalate: true, rule });
+    read = true;
+  });
+  if (!read) return;
+  consume(c, esc.index, esc.index + esc[0].length);
+  // The condition around it ("if you want (to) ...", "before you must ...") is the referral's.
+  scan(c, /\b(?:if|when|whenever|before|first)\b|\b(?:you|u|the\s+(?:agent|bot))\s+(?:want|wants|need|needs|would\s+like)(?:\s+to)?\b|\b(?:you|u)\s+(?:must|have\s+to|should|need\s+to)\b/gi, () => undefined);
+}
+
 export function parseMarginMode(c: Clause, st: ParseState, rule: string): void {
+  parseModeSwitchReferral(c, st, rule);
   // "isolated margin pls", "Cross.": a clause that is only the mode.
   scan(c, /^\s*(?:and\s+)?(?:please\s+|pls\s+)?(?:keep\s+(?:it\s+)?(?:on\s+)?)?(cross|isolated)(?:[- ]margin)?(?:\s+mode)?(?:\s+(?:pls|please|always|thx|thanks))?\s*[.!]?\s*$/gi, (m) =>
     add(st, { kind: "margin_mode", mode: m[1].toLowerCase() as "cross" | "isolated", rule }),
