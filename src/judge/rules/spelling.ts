@@ -43,7 +43,8 @@ function withinTwo(a: string, b: string): boolean {
   return false;
 }
 
-const KNOWN_WORDS = new Set("walled appraisal approach addressee transferee receiver balanced minimal maximal".split(" "));
+// "spender contracts" is not "spender contractor": real words two edits from a rule word are kept.
+const KNOWN_WORDS = new Set("walled appraisal approach addressee transferee receiver balanced minimal maximal contract contracts contracted".split(" "));
 
 /** "approved", "received", "exceeds": an inflection of a rule word is spelt right. */
 const isInflection = (lw: string): boolean => VOCAB.some((v) => lw.startsWith(v.replace(/e$/, "")));

@@ -135,7 +135,14 @@ export type Constraint =
   | (Base & { kind: "fee_rate_cap"; maxPct: number })
   | CapRule
   | GrantRule
-  | (Base & { kind: "escalate_above"; limit: Quantity; scope: CapScope; inclusive: boolean })
+  | (Base & {
+      kind: "escalate_above";
+      limit: Quantity;
+      scope: CapScope;
+      inclusive: boolean;
+      /** Read from "the agent acts alone below X" (parse/tiers.ts): it implies no permission for the kind it counts. */
+      noGrant?: boolean;
+    })
   /** "between 5 and 50 USDC", "min payment: 5 USDC": each action in scope must be at least this (inclusive). */
   | (Base & { kind: "floor"; limit: Quantity; scope: CapScope })
   /** "health factor at least 1.6 after the borrow": a lending position's health factor after the action. */

@@ -103,6 +103,10 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // shorthand, a cap with no unit) across HL, Polymarket, x402, Jupiter, Solana, Aave, WETH, ERC-20, Uniswap, Starknet;
   // written before reading the engine, first run 42.2% (ALLOW 2/17), 0 unsafe; 82.2% after (parse/amounts.ts, cap-tables.ts).
   ["blind28.jsonl", 45, 0.8],
+  // blind27: 45 review bands (the agent alone below a figure, a named human in a band, nothing above a cap) in
+  // thirteen owners' styles over every venue; written before reading the engine, first run 40.0% (ALLOW 0/17), 77.8%
+  // after the tier readers (parse/tiers.ts), with two unsafe readings found and fixed on the way.
+  ["blind27.jsonl", 45, 0.75],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -94,7 +94,8 @@ const RELATED: Partial<Record<Activity, Activity[]>> = {
 /** Activities a constraint presupposes: a leverage cap means leverage may be changed within it. */
 export function impliedActivities(cs: Constraint[]): Activity[] {
   const out = new Set<Activity>();
-  for (const c of cs) {
+  // A human line read from "no need to ask below X" names a kind of action without permitting it.
+  for (const c of cs.filter((k) => !(k.kind === "escalate_above" && k.noGrant))) {
     if (c.kind === "leverage_cap" || c.kind === "leverage_escalate" || c.kind === "no_leverage_increase" || (c.kind === "margin_mode" && !c.escalate)) out.add("leverage");
     if ((c.kind === "cap" || c.kind === "escalate_above") && c.scope === "margin") out.add("margin");
     if (c.kind === "approval_exact") out.add("approval");

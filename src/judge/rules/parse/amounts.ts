@@ -225,15 +225,50 @@ function periodOf(c: Clause, from: number, to: number): { period: Period; m: Reg
  * over, not a hard cap. The sentence's last per-action cap becomes an escalation threshold.
  */
 export function parseAboveThat(c: Clause, st: ParseState, sentenceStart: number): void {
-  const m = /^\s*(?:(?:and|but|so|for|then|please)\s+)*(?:anything|any(?:thing)?\s+(?:payment|order|transfer|amount|trade|swap|bet)s?|amounts?|payments?|orders?|transfers?)\s+(?:larger|bigger|greater|higher|more|above (?:that|this)|over (?:that|this)|beyond (?:that|this)|(?:larger|bigger|greater|higher|more) than (?:that|this))\b/i.exec(c.text);
+  const m = /^\s*(?:(?:and|but|so|for|then|please)\s+)*(?:(?:anything|any(?:thing)?\s+(?:payment|order|transfer|amount|trade|swap|bet)s?|amounts?|payments?|orders?|transfers?|bigger\s+ones|larger\s+ones)\s+(?:larger|bigger|greater|higher|more|above (?:that|this)|over (?:that|this)|beyond (?:that|this)|(?:larger|bigger|greater|higher|more) than (?:that|this))|(?:above|over|beyond|past)\s+(?:that|this|it)\s*[,:]?|bigger\s+ones|larger\s+ones)\b/i.exec(c.text);
   const esc = m ? firstIn(c, ESCALATE_RE, m[0].length, c.text.length) : null;
   if (!m || !esc) return;
-  const i = st.constraints.map((k, j) => (j >= sentenceStart && k.kind === "cap" && k.period === "action" ? j : -1)).filter((j) => j >= 0).pop();
+  const i = st.constraints.map((k, j) => (j >= sentenceStart && ((k.kind === "cap" && k.period === "action") || k.kind === "escalate_above") ? j : -1)).filter((j) => j >= 0).pop();
   if (i === undefined) return;
+  // "Orders of $2,000 or less: the agent places them by itself. Above that the desk lead decides.": the line is
+  // already drawn (tiers.ts); this sentence only names who decides above it.
+  if (st.constraints[i].kind === "escalate_above") {
+    consume(c, m.index, m.index + m[0].length);
+    take(c, esc);
+    return;
+  }
   const cap = st.constraints[i] as Extract<Constraint, { kind: "cap" }>;
   st.constraints[i] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: false, rule: `${cap.rule}; ${c.text.trim()}` };
   consume(c, m.index, m.index + m[0].length);
   take(c, esc);
+}
+
+/**
+ * The figure a human phrase belongs to: among figures introduced by a threshold word that no negation turns into a
+ * ceiling ("above 4,000", not "may not exceed 5,000"), the last one written before the phrase, else the first
+ * after it; with none, the last figure before the phrase, else the first.
+ */
+function humanLineOwner(c: Clause, amounts: Amount[], at: number): number {
+  // "above 4,000 USD and up to 12,000": "and up to" tops a band, it is not the "and up" of "$500 and up".
+  const lead = (j: number) => c.text.slice(j > 0 ? amounts[j - 1].end : 0, amounts[j].start).replace(/\b(?:and\s+)?up\s+to\b/gi, " ");
+  const line = amounts.map((a, j) => a.q !== null && THRESHOLD.test(lead(j)) && !NEG_CTX.test(lead(j)));
+  const pick = (ok: (j: number) => boolean): number => {
+    let before = -1;
+    amounts.forEach((a, j) => {
+      if (ok(j) && a.start < at) before = j;
+    });
+    return before >= 0 ? before : amounts.findIndex((_, j) => ok(j));
+  };
+  const owner = pick((j) => line[j]);
+  return owner >= 0 ? owner : pick((j) => amounts[j].q !== null);
+}
+
+/** "over $500 or 2 ETH needs my OK": figures joined by "or" / "and" / "/" share one human line. */
+function pairedUp(c: Clause, amounts: Amount[], i: number, owner: number): boolean {
+  if (owner < 0 || i === owner) return i === owner;
+  const [lo, hi] = i < owner ? [i, owner] : [owner, i];
+  for (let j = lo; j < hi; j++) if (!/^\s*\(?\s*(?:or|and|\/)\s*$/.test(c.text.slice(amounts[j].end, amounts[j + 1].start))) return false;
+  return true;
 }
 
 /** Caps, budgets and escalation thresholds around every amount in the clause. */
@@ -272,7 +307,10 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     const { preStart, postEnd } = windowAround(c, amounts, i);
     // The human-approval phrase belongs to the amount it sits next to ("escalate anything over $3,000"),
     // not to every amount of the clause ("... and never pay more than $10,000").
-    const escalate = escalateAll && (amounts.length === 1 || (escalateAll.index + escalateAll[0].length >= preStart - 40 && escalateAll.index <= postEnd + 40)) ? escalateAll : null;
+    // "No payment may exceed 5,000 USDC, and any payment above 1,000 USDC must be countersigned": with two figures,
+    // the human phrase is the nearest one's (the last figure before it, or the first after it), never the hard cap's.
+    const owner = escalateAll ? humanLineOwner(c, amounts, escalateAll.index) : -1;
+    const escalate = escalateAll && (amounts.length === 1 || ((i === owner || pairedUp(c, amounts, i, owner)) && escalateAll.index + escalateAll[0].length >= preStart - 40 && escalateAll.index <= postEnd + 40)) ? escalateAll : null;
     const cap = findIn(c, CAP_RE, preStart, a.start);
     let postCap: RegExpExecArray | null = null;
     if (!cap) postCap = firstIn(c, /\s*(?:[A-Za-z']+\s+){0,3}?(?:max(?:imum)?|cap|limit|or less|or below|or under|at most|tops|ceiling|budget|allowance|quota)\b/y, a.end, postEnd);

@@ -23,7 +23,7 @@ export const HUMAN_SIGN_RE = new RegExp(
     // "a human approves first", "needs a human", "needs_human_over" (a config key): the human is the one who decides
     String.raw`\b(?:an?\s+|the\s+)?(?:human|person|operator|owner)\s+(?:approves|signs\s+off|okays|oks|confirms|decides|reviews|checks)(?:\s+(?:it|them|this|that))?(?:\s+first)?\b|\bneeds?\s+(?:an?\s+)?human\b(?!\s+to\b)(?:\s+(?:review|approval|sign[- ]?off|ok|okay))?`,
     // "I want to see it first", "we'd like to review those beforehand": the owner decides before it runs
-    String.raw`\b(?:i|we)\s*(?:['’]d\s+|\s+would\s+|\s+)(?:want|like|need|wish|prefer)\s+to\s+(?:see|review|check|approve|okay|ok|sign\s+off\s+on|look\s+at|vet|clear)\s+(?:it|them|this|that|those|these|each\s+one)\b(?:\s+(?:first|beforehand|in\s+advance|before\s+(?:it|they)\s+(?:goes|go|is|are)\s+(?:out|sent|placed)))?`,
+    String.raw`\b(?:i|we)\s*(?:['’]d\s+|\s+would\s+|\s+)(?:want|like|need|wish|prefer)\s+to\s+(?:see|review|check|approve|okay|ok|sign\s+off\s+on|look\s+at|vet|clear)\s+(?:it|them|this|that|those|these|each\s+one|anything|everything|any\s+(?:order|payment|transfer|trade|bet|swap)s?)\b(?:\s+(?:first|beforehand|in\s+advance|before\s+(?:it|they)\s+(?:goes|go|is|are)\s+(?:out|sent|placed)))?`,
     // "must be countersigned by the CFO", "has to be co-signed by two stewards", "must first be okayed by me"
     String.raw`\b(?:must|should|has to|have to|needs? to|is to|are to)\s+(?:first\s+)?be\s+(?:first\s+)?(?:co-?signed|counter-?signed|signed off|okayed|ok['’]?d|cleared|approved|reviewed)\s+(?:first\s+)?(?:by|with)\s+${WHO}\b`,
     // "four-eyes check before sending", "two-person review", "dual control"
@@ -67,6 +67,8 @@ export const REFERRAL_RE = new RegExp(
     String.raw`\b(?:(?:needs?|requires?|required|subject to|under|with)\s+)?(?:(?:a|an)\s+)?(?:dual|double|two-person|multi-?sig|multisignature|\d-of-\d|two-key|joint)\s+(?:approval|sign[- ]?off|signatures?|authori[sz]ation|control|signing)`,
     // "only after the risk desk has signed off", "not until the CFO approves"
     String.raw`\b(?:only\s+(?:after|once|when|if)|not\s+(?:before|until)|until)\s+${TARGET}\s+(?:(?:has|have|had)\s+)?(?:signed off|signs off|approved|approves|agreed|agrees|confirmed|confirms|okayed|okays|ok['’]?d|said yes|says yes|co-?signed|co-?signs|counter-?signed|counter-?signs|cleared|clears|reviewed|reviews|authori[sz]ed|authori[sz]es|given (?:the |their |a |an )?(?:ok|okay|go-?ahead|approval|sign[- ]?off))(?:\s+(?:on\s+)?(?:it|them|this|that))?`,
+    // "the desk lead decides", "the CFO approves it", "have a human sign off", "get ops to approve it first"
+    String.raw`\b(?:the|a|an|my|our)\s+(?:[\w'’-]+\s+){0,2}?${ROLE}\s+(?:decides|approves|signs\s+off|okays|oks|confirms|reviews)(?:\s+(?:on\s+)?(?:it|them|this|that))?\b|\b(?:(?:pause|stop|halt)\s+and\s+)?(?:have|get|let)\s+${TARGET}\s+(?:to\s+)?(?:sign\s+off|approve|review|check|confirm|ok|okay)(?:\s+(?:on\s+)?(?:it|them|this|that))?`,
     // "put it in front of me", "bring it to the treasurer", "leave it to ops", "let me decide": the decision is theirs
     String.raw`\b(?:put|place|lay|bring|take|leave|pass)\s+(?:(?:it|them|this|that|these|those)\s+)?(?:in\s+front\s+of|before|to|with|over\s+to)\s+${TARGET}(?:\s*\([^()]{1,40}\))?(?:\s+(?:and|so)\s+(?:i|we|they|he|she)\s*(?:['’]ll|\s+will|\s+can|\s+get\s+to)\s+decide)?|\blet\s+${TARGET}\s+decide\b`,
     // "hold it for the risk desk", "hold for a human"

@@ -182,6 +182,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     st.constraints.slice(before).some((k) => k.kind === "cap" || k.kind === "escalate_above") && !st.constraints.slice(before).some((k) => k.kind === "permit");
   // "if a bet is over 30, ping me first": the condition is the threshold just read.
   if (st.constraints.slice(before).some((k) => k.kind === "escalate_above")) scan(c, /\b(?:if|when|whenever|in case|should)\b(?=[^,;]*\b(?:over|above|more than|larger than|bigger than|exceeds?|exceeding|greater than|beyond)\b)/gi, () => undefined);
+  // "I want to see anything over $1k before it goes out": when the human looks, part of the line just read.
+  if (st.constraints.slice(before).some((k) => k.kind === "escalate_above")) scan(c, /\b(?:before|prior\s+to)\s+(?:it|they|this|that|anything)\s+(?:is\s+|are\s+|gets?\s+)?(?:goes|go|sent|placed|executed|paid|submitted|released|broadcast)(?:\s+out)?\b/gi, () => undefined);
   // "If the agent want to set leverage higher than 5x, it must ask a human first": the condition and the word
   // "leverage" restate the threshold just read.
   if (st.constraints.slice(before).some((k) => k.kind === "leverage_escalate"))

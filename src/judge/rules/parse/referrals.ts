@@ -30,7 +30,7 @@ const NUM = String.raw`\d[\d,]*(?:\.\d+)?`;
 // ---- bands and the line below a referral ----
 
 const BAND = new RegExp(
-  String.raw`(?:\b(?:between|from)\s+(\$)?(${NUM})\s*(k)?\s*(?:and|to|-)\s*(\$)?(${NUM})\s*(k)?|(\$)(${NUM})\s*(k)?\s*-\s*(\$)?(${NUM})\s*(k)?|^\s*(\$)?(${NUM})\s*(k)?\s*(?:to|-|–)\s*(\$)?(${NUM})\s*(k)?)(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`,
+  String.raw`(?:\b(?:between|from)\s+(\$)?(${NUM})\s*(k)?\s*(?:and|to|up\s+to|through|until|till|-)\s*(\$)?(${NUM})\s*(k)?|(\$)(${NUM})\s*(k)?\s*-\s*(\$)?(${NUM})\s*(k)?|^\s*(\$)?(${NUM})\s*(k)?\s*(?:to|-|–)\s*(\$)?(${NUM})\s*(k)?)(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`,
   "gi",
 );
 const UNTIL = new RegExp(String.raw`\b(?:up\s+)?(?:until|till|til)\s+(\$)?(${NUM})\s*(k)?(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`, "gi");
@@ -181,11 +181,11 @@ export function readReferralSentence(s: string, rule: string, st: ParseState): b
  * The refusal is dropped only when a referral follows it directly, so the sentence is read as a human line.
  */
 const HELD_REFUSAL = new RegExp(
-  String.raw`(,\s*|;\s*|^\s*)(?:but\s+|then\s+)?(?:don['’]?t|do\s+not|never)\s+(?:send|pay|execute|place|submit|sign|release|process|do|make)\s+(?:it|them|that|this|those|the\s+\w+)(?:\s+(?:yet|straight\s+away|right\s+away|directly))?\s*(?:[:;,-]|\s+(?:and|but|just|instead|rather))\s*(?=(?:please\s+|instead\s+|rather\s+|just\s+)?(?:${ESC}))`,
+  String.raw`(,\s*|;\s*|:\s*|\s+[-–]\s+|^\s*)(?:but\s+|then\s+|and\s+)?(?:don['’]?t|do\s+not|never)\s+(?:send|pay|execute|place|submit|sign|release|process|do|make)\s+(?:it|them|that|this|those|the\s+\w+)(?:\s+(?:yet|straight\s+away|right\s+away|directly))?\s*(?:[:;,-]|\s+(?:and|but|just|instead|rather))\s*(?=(?:and\s+|then\s+|but\s+)?(?:please\s+|instead\s+|rather\s+|just\s+)?(?:${ESC}))`,
   "gi",
 );
 export function withoutHeldRefusal(s: string): string {
-  return new RegExp(ESC, "i").test(s) ? s.replace(HELD_REFUSAL, "$1") : s;
+  return new RegExp(ESC, "i").test(s) ? s.replace(HELD_REFUSAL, (_m, pre: string) => (/[-–]/.test(pre) ? ", " : pre)) : s;
 }
 
 /** ", never alone" after "needs the approval of the board": part of the referral. */

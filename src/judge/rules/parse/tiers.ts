@@ -26,7 +26,9 @@ const ALONE = new RegExp(
   [
     String.raw`\b(?:by|for)\s+(?:the\s+)?(?:agent|bot|it|itself)\s+(?:separately|alone|by\s+itself|unilaterally|independently)\b`,
     String.raw`\b(?:agent|bot|it|you|u)\s+(?:\w+\s+){0,2}?(?:signs?|sends?|pays?|acts?|places?|executes?|handles?|decides?|goes|proceeds?)\s+(?:it\s+|them\s+)?(?:separately|alone|by\s+(?:itself|yourself)|unilaterally|independently)\b`,
+    String.raw`\b(?:the\s+)?(?:agent|bot|it)\s+(?:\w+\s+){0,2}?(?:them|it)\s+(?:by\s+itself|alone|separately|unilaterally)\b`,
     String.raw`\b(?:without|with\s+no)\s+(?:any\s+|a\s+|prior\s+|my\s+|our\s+)?(?:human\s+|manual\s+|further\s+)?(?:review|approval|sign[- ]?off|ok|okay|go-?ahead|co-?signer|co-?signature|asking(?:\s+(?:me|us|anyone))?|checking(?:\s+(?:with|w\/?)\s+(?:me|us|anyone))?)\b`,
+    String.raw`\bwithout\s+(?:anyone|anybody|someone|a\s+human|me|us|a\s+person)\s+(?:reviewing|approving|checking|signing\s+off\s+on|okaying|looking\s+at)(?:\s+(?:it|them|this|that))?\b|\bcan\s+go\s+(?:through|out)(?=\s+without\b)`,
     String.raw`\b(?:you|u|it|the\s+(?:agent|bot))\s+(?:can|may|could)\s+just(?:\s+(?:do|send|place|pay|go|execute|sign)(?:\s+(?:it|them|em|'em))?)?\b`,
     String.raw`\bjust\s+(?:do\s+(?:it|them|em|'em)|send\s+(?:it|them)|go\s+for\s+it)\b|\bgo(?:es)?\s+ahead\b|\bfeel\s+free\b`,
   ].join("|"),
@@ -61,17 +63,18 @@ export function readAloneTier(c: Clause, st: ParseState, rule: string, from: num
     const unit = unitOf(!!(band[1] ?? band[2]), band[5], st);
     const v = parseNumber(band[3], band[4]);
     if (!unit || v === null) return false;
-    st.constraints.push({ kind: "escalate_above", limit: { value: v, unit }, scope: namedScope(c.text), inclusive: false, rule });
+    st.constraints.push({ kind: "escalate_above", limit: { value: v, unit }, scope: namedScope(c.text), inclusive: false, noGrant: true, rule });
     st.bareUnit = unit;
     consume(c, band.index, band.index + band[0].length);
   }
   for (const [k, i] of caps) {
     const cap = k as Extract<Constraint, { kind: "cap" }>;
     // "under 25" leaves 25 itself to the human; "up to 4,000" / "4,000 or less" keeps it with the agent.
-    st.constraints[i] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: cap.strict, rule: cap.rule };
+    st.constraints[i] = { kind: "escalate_above", limit: cap.limit, scope: cap.scope, inclusive: cap.strict, noGrant: true, rule: cap.rule };
     st.bareUnit = cap.limit.unit;
   }
   consume(c, alone.index, alone.index + alone[0].length);
+  scan(c, ALONE, () => undefined);
   scan(c, ALONE_FILLER, () => undefined);
   // "no need to check with me for anything under 2k": the "for anything" is the tier's subject.
   scan(c, /\b(?:for\s+)?(?:anything|any\s+amount|amounts?|everything)\b/gi, () => undefined);
