@@ -4,6 +4,7 @@
  * withdraw or transfer funds", "Do not change account permissions") forbids activities, or denylists what it
  * names ("never trade SOL").
  */
+import { catOfWord } from "../topics";
 import type { Activity, Constraint, ListDim } from "../types";
 import { consume, scan, unexplained, type Clause } from "../text";
 import { hasAny, SENDER_REF, takeItems } from "./items";
@@ -303,6 +304,15 @@ function onlyNarrowsUnread(c: Clause): boolean {
   return false;
 }
 
+/** Beside a context list, only a topic with a known category word is read ("Election markets only (context.x)"). */
+function categoryBesideList(c: Clause, st: ParseState): string[] {
+  const saved = c.used.slice();
+  const topics = takeTopic(c, st);
+  if (topics.some((t) => t.split(/\s+/).some((w) => catOfWord(w) !== null))) return topics;
+  c.used = saved;
+  return [];
+}
+
 export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { inherit: Activity[]; capClause: boolean; produced?: boolean; permitted?: boolean }): Activity[] {
   const route = routeAssets(c);
   const it = takeItems(c, st, "rule");
@@ -312,7 +322,7 @@ export function parsePositive(c: Clause, st: ParseState, rule: string, opts: { i
   // too (both must hold); dropping it had let a Wimbledon bet through as "in context.markets".
   // "(context.markets says which market is what)": what the context path tells, not a category of its own.
   scan(c, /(?<=§c\d+\s+)(?:says|tells(?:\s+you)?|shows|gives|explains)\s+(?:which|what|who)\s+[^()]*(?=\))/gi, () => undefined);
-  const topics = it.markets.length ? [] : takeTopic(c, st);
+  const topics = it.markets.length ? [] : it.marketRefs.length ? categoryBesideList(c, st) : takeTopic(c, st);
   // "im only into the nba finals markets": an "only" that narrowed nothing this clause could name (no verb, no list,
   // no context list) stays unread, so the words it narrows are not silently ignored.
   const narrowsNothing = !opts.produced && verbs.length === 0 && listsFrom(it, topics).length === 0 && !it.recipientRefs.length && !it.otherRefs.length && !it.hostRefs.length && !it.marketTypes.length;
