@@ -31,12 +31,12 @@ const NOUN_DIMS: Array<[RegExp, ListDim[]]> = [
   [/^(?:markets?|perps?|pairs?|instruments?)$/, ["market", "asset", "marketType", "topic"]],
   [/^(?:hosts?|sites?|apis?|services?|providers?|endpoints?|domains?|sellers?|merchants?)$/, ["host", "recipient"]],
   [/^(?:chains?|networks?)$/, ["chain"]],
-  [/^(?:venues?|exchanges?|protocols?|platforms?|dexe?s?|pools?)$/, ["venue", "contract"]],
+  [/^(?:venues?|exchanges?|protocols?|platforms?|dexe?s?|pools?|contracts?|routers?)$/, ["venue", "contract", "spender"]],
 ];
 
 // "nobody else", "and to no other wallet", "nothing beyond those", "# the only destination", at the clause's end.
 const CLOSER_TAIL =
-  /(?:^|,\s*|\s+)(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+))(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
+  /(?:^|,\s*|\s+)(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from|through|via)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+))(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
 
 interface Held {
   span: Span;
