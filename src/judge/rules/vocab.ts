@@ -140,7 +140,7 @@ export const FILLER = new Set(
   (
     "a an the and or to of on in at for with via through from into onto by as is are be been being it its this that " +
     "these those our my your their his her we you i me us he she agent agents bot bots assistant may can " +
-    "allowed permitted please must should shall will always each every any all single per one either both also " +
+    "allowed permitted authorised authorized empowered entitled please must should shall will always each every any all single per one either both also " +
     "here there using use used trading trader funds fund money capital positions position order orders trade trades " +
     "market markets outcome outcomes side sides whole entire total value amount amounts size notional worth equivalent " +
     "token tokens coin coins asset assets perp perps perpetual perpetuals futures spot contract contracts " +

@@ -16,6 +16,7 @@ import { parseHealthFloor } from "./health";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
 import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
+import { readCloser } from "./closers";
 import { buildGrants, type SentenceSpan } from "./grants";
 import { parseApprovalScope } from "./approvals";
 import { restatesNoException, settleExceptionCap } from "./exception-caps";
@@ -86,6 +87,8 @@ const RESTATED_WHO =
   /^\s*(?:and\s+|or\s+)?(?:not|nor|never|no)\s+(?:even\s+)?(?:to|for)\s+(?:me|us|you|myself|ourselves|yourself|anyone|anybody|any ?one|someone|somebody|friends|family|other people|people)(?:\s+(?:else|either))?\s*[.!]?\s*$/i;
 
 function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, first: boolean, inherit: Activity[], capsFrom: number, sentenceFrom = st.constraints.length): Activity[] {
+  // "nothing beyond these four", "anything else comes to me first": a clause about what no grant covers (closers.ts).
+  if (readCloser(c, st, rule)) return [];
   // "Approved by the council", "Mandate ratified by the Treasury DAO": who adopted the rules, not a rule.
   // "(vote #31)", "(proposal 12)": which vote adopted them, not a figure.
   const adopted = c.text.replace(/\(\s*(?:vote|proposal|poll|snapshot|motion|ballot|resolution|ref\.?)\s*(?:no\.?\s*|#)?\d+\s*\)/gi, " ");

@@ -217,6 +217,12 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     }
     placeAddress(it, /for|behalf/i.test(m[1]) ? "beneficiary" : "recipient", st.self[0]);
   });
+  // "with the multisig itself as recipient", "back to the Safe itself": "itself" marks the wallet that acts, so the
+  // recipient is the action's own sender (never an address taken from context).
+  scan(c, /\b(?:with\s+(?:the|our|this)\s+(?:multisig|safe|wallet|account|vault|treasury)\s+itself\s+as\s+(?:the\s+)?(?:recipient|receiver|beneficiary)|(?:to|into|back\s+to)\s+(?:the|our|this)\s+(?:multisig|safe|wallet|account|vault|treasury)\s+itself)\b/gi, () => {
+    if (mode === "label") return false;
+    push(it.recipientRefs, SENDER_REF);
+  });
   // "the Safe", "that SwapRouter": an address named earlier in the intent.
   scan(c, /\b(?:the|our|that|this|my|said|same)\s+((?:[A-Za-z][\w-]*\s+){0,2}?([A-Za-z][\w-]*))\b/g, (m) => {
     const addr = st.names.get(m[2].toLowerCase());
