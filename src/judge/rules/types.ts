@@ -130,6 +130,8 @@ export type Constraint =
       together?: boolean;
       /** "No flash loans": only actions whose type or summary names this. */
       typeRe?: string;
+      /** "must not send any asset to another address": only moves that reach another address, never the account's own balances. */
+      external?: boolean;
     })
   /** "a max fee rate of at most 0.05%": a builder-fee approval's rate, in percent. */
   | (Base & { kind: "fee_rate_cap"; maxPct: number })

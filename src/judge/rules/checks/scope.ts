@@ -165,6 +165,8 @@ export function checkForbid(view: ActionView, c: Extract<Constraint, { kind: "fo
   if (hit.length === 0) return [];
   if (c.together && !c.activities.every((a) => view.activities.includes(a))) return [];
   if (c.typeRe && !new RegExp(c.typeRe, "i").test(`${view.actionType ?? ""} ${view.summary}`)) return [];
+  // "must not send any asset to another address": a move between the account's own balances reaches no other address.
+  if (c.external && hit.every((a) => a === "internal_transfer") && view.moves.length > 0 && view.moves.every((m) => !m.to && !m.own)) return [];
   // "shall not approve any agent wallet" binds agent approvals only: a permission change of a known other kind is outside it.
   if (c.permissionKind && hit.every((a) => a === "permission") && view.approvals.length > 0 && view.approvals.every((a) => a.kind && a.kind !== c.permissionKind)) return [];
   // "Never remove margin": a known margin addition (and nothing else forbidden) is outside it.

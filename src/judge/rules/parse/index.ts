@@ -380,7 +380,7 @@ function parseUncached(intent: string): ParsedIntent {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
     if (has) continue;
     if (r.forbid) {
-      st.constraints.push({ kind: "forbid", activities: r.forbid.activities, label: r.forbid.label, rule: r.rule });
+      st.constraints.push({ kind: "forbid", activities: r.forbid.activities, label: r.forbid.label, external: r.forbid.external, rule: r.rule });
       const reading = st.readings.find((x) => x.clause === r.rule && x.reading === "descriptive");
       if (reading) Object.assign(reading, { reading: "constraint", constraints: [st.constraints.length - 1] });
     }

@@ -235,7 +235,7 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     if (!addr || mode === "label" || NAME_NOUN.test(m[1])) return false;
     placeAddress(it, roleOf(t.slice(Math.max(0, m.index - 60), m.index + m[0].length - m[1].length)), addr);
   });
-  scan(c, /\b(?:to\s+)?(?:(?:anyone|anybody|anywhere)(?:\s+else)?|any(?:\s+other)?\s+address(?:es)?|third[- ]part(?:y|ies)|external (?:addresses|wallets|accounts)|other (?:addresses|wallets|accounts|people)|(?:another|a different|some other) (?:address|wallet|account|person)|elsewhere)\b/gi, () => {
+  scan(c, /\b(?:to\s+)?(?:(?:anyone|anybody|anywhere)(?:\s+else)?|any(?:\s+other)?\s+address(?:es)?|third[- ]part(?:y|ies)|external (?:addresses|wallets|accounts)|other (?:address(?:es)?|wallets?|accounts|people)|(?:another|a different|some other) (?:address|wallet|account|person)|elsewhere)\b/gi, () => {
     it.anyone = true;
   });
   scan(c, /\bstable\s?-?coins?\b|\bstables\b/gi, () => push(it.classes, "stablecoin"));

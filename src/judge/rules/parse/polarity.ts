@@ -14,6 +14,16 @@ import { listsFrom, takeTopic } from "./topic-lists";
 import { add, uniq, type ParseState } from "./state";
 import { ACTIVITY_WORDS, NEG_SCOPE_RE, OUT_OF_ACCOUNT, QUALIFIER_RE, type ActivityWord } from "../activity-words";
 
+/** A prohibition's destination that is someone else: "to other address", "to anyone else", "to external wallets". */
+const TO_OTHER_PARTY =
+  /\bto\s+(?:an?\s+|any\s+)?(?:other|another|a\s+different|some\s+other|external|third[- ]party|outside|foreign)\s+(?:address(?:es)?|wallets?|accounts?|persons?|people|part(?:y|ies))\b|\bto\s+(?:anyone|anybody|someone|somebody|no\s*one|nobody)(?:\s+else)?\b|\belsewhere\b/i;
+
+/**
+ * One side of a move that stays inside the owner's account: "perp balance", "the spot wallet", "our trading account"
+ * (never staking, which `activity-words.ts` reads as staking and unstaking).
+ */
+const OWN_SIDE = String.raw`(?:(?:the|our|my|its|this)\s+)?(?:perps?|perpetuals?|spot|margin|trading|funding|master|main)\s+(?:balances?|accounts?|wallets?|sides?|books?)(?:\s+of\s+(?:the|this|our|my)\s+(?:same\s+)?account)?`;
+
 export const NEG_RE =
   /\b(?:never|not|no|nobody|don't|dont|do not|does not|doesn't|must not|mustn't|cannot|can't|should not|shouldn't|may not|won't|will not|nothing|none|forbidden|prohibited|disallowed|banned|blocked|blacklisted|blocklisted|denylisted|barred|avoid|refrain from|is not allowed|are not allowed|not allowed|not permitted|off[- ]limits|out of bounds|excluded)\b/gi;
 
@@ -66,7 +76,7 @@ const OWN_VERBS: Verb[] = [
   // "refunds rent deposits", "security deposits": money held for someone, not a deposit into a pool.
   { re: /(?<!\b(?:rent|security)\s+)\bdeposit(?:s|ing)?\b(?!\s+address)(?:\s+into\s+(?:vaults?|a vault))?|\bvault(?:s| deposits?)\b/gi, pos: ["supply", "vault_deposit"], neg: ["vault_deposit", "supply", "stake"], listy: false, label: "deposits" },
   // "move USDC between the master account and the sub-accounts": a move between the owner's own accounts.
-  { re: /\b(?:mov(?:e|es|ing)|transfer(?:s|ring)?|shift(?:s|ing)?|rebalanc(?:e|es|ing))\b(?=[^.;]{0,40}?\bbetween\b[^.;]{0,60}\b(?:sub-?accounts?|master|main account|own accounts|vaults?|spot and perp|perp and spot)\b)/gi, pos: ["internal_transfer"], neg: ["internal_transfer"], listy: false, label: "moves between own accounts" },
+  { re: new RegExp(String.raw`\b(?:mov(?:e|es|ing)|transfer(?:s|ring)?|shift(?:s|ing)?|shuffl(?:e|es|ing)|rebalanc(?:e|es|ing))\b(?=[^.;]{0,40}?\bbetween\b[^.;]{0,60}\b(?:sub-?accounts?|master|main account|own accounts|vaults?|spot and perp|perp and spot)\b|[^.;]{0,40}?\bbetween\s+${OWN_SIDE}\s+and\s+${OWN_SIDE}\b)`, "gi"), pos: ["internal_transfer"], neg: ["internal_transfer"], listy: false, label: "moves between own accounts" },
   // "Don't move ETH": moving a named token (upper-case symbol) is moving funds.
   { re: /\b[Mm]ov(?:e|es|ing)\s+(?:any\s+|our\s+|the\s+)?(?=[A-Z][A-Za-z0-9]{1,9}\b(?!\s+(?:from|between)\b))/g, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
   { re: /\b(?:move|moving|moves)\s+(?:any\s+)?(?:(?:company|treasury|client|customer|team|dao|project|our|the|my)(?:['’]s)?\s+)?(?:funds|money|assets|tokens|capital|balances?|it|usdc|collateral)\b(?:\s+(?:out|off)\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform))?|\b(?:funds|money)\s+(?:out|off)\b(?:\s+(?:of\s+)?(?:this|the|our|my)?\s*(?:trading\s+)?(?:account|exchange|venue|wallet|platform|sub-?account))?|\btransfer(?:s|ring|red)?\b|\bsend(?:s|ing)?\b(?!\s+(?:the\s+)?(?:output|proceeds|swapped|received|resulting))|\b(?:funds|money|tokens|usdc|it|they)\s+(?:be\s+|are\s+|is\s+)?sent\b|\bremit\w*|\bdisburs\w*|\bmovements?\s+of\s+(?:any\s+)?(?:[A-Za-z][A-Za-z0-9]{1,9})\s+(?:out|off)\b(?:\s+of\b)?/gi, pos: ["transfer", "payment"], neg: OUT_OF_ACCOUNT, listy: false, label: "moving funds" },
@@ -194,7 +204,8 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
     // address, and the moves the clause names are forbidden (resolved once the whole intent is read).
     const dim = OTHER_DIM[noun] ?? "any";
     const moves = dim === "recipient" ? VERBS.filter((v) => v.neg.some((a) => OUT_OF_ACCOUNT.includes(a)) && new RegExp(v.re.source, "i").test(c.text)) : [];
-    const forbid = moves.length ? { activities: uniq(moves.flatMap((v) => v.neg)), label: uniq(moves.map((v) => v.label)).join(" or ") } : undefined;
+    // A move to "other address" reaches someone else: a move between the account's own balances is outside it.
+    const forbid = moves.length ? { activities: uniq(moves.flatMap((v) => v.neg)), label: uniq(moves.map((v) => v.label)).join(" or "), external: true } : undefined;
     st.reinforce.push({ dim, rule, forbid });
     c.used.fill(true);
     return true;
@@ -261,7 +272,10 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
         add(st, { kind: "forbid", activities: ["swap"], label: "buying", rule });
         return true;
       }
-      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, assetClass, together: one?.together, typeRe: one?.typeRe, rule });
+      // "must not send any asset to another address": aimed at moves that reach someone else, so a move between the
+      // account's own balances (which reaches no address) is outside it; a move to a sub-account stays inside.
+      const external = acts.includes("internal_transfer") && TO_OTHER_PARTY.test(c.text) ? true : undefined;
+      add(st, { kind: "forbid", activities: acts, label: uniq(verbs.map((v) => v.label)).join(" or "), asset, direction, assetClass, together: one?.together, typeRe: one?.typeRe, external, rule });
     }
     return true;
   }

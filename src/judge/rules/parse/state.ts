@@ -15,7 +15,7 @@ export interface ParseState {
   /** The intent is about prediction markets (Polymarket, "bets"). */
   prediction: boolean;
   /** "Never use any other token": restates an allowlist; unknown when no such list exists. */
-  reinforce: Array<{ dim: string; rule: string; forbid?: { activities: Activity[]; label: string } }>;
+  reinforce: Array<{ dim: string; rule: string; forbid?: { activities: Activity[]; label: string; external?: boolean } }>;
   /** Activities suggested by a leading label ("Polymarket bets:", "staking bot"), used when no sentence permits any. */
   labelPermits: Activity[];
   /** Every token the intent names is a dollar stablecoin (so a bare "capped at 7,500" is dollars). */
