@@ -191,7 +191,7 @@ function merge(units: Unit[]): void {
       const a = units[i];
       const b = units[j];
       if (!b.assets.some((x) => a.assets.includes(x)) || !b.activities.some((x) => a.activities.includes(x))) continue;
-      if (ownPayees(a, b)) continue;
+      if (ownPayees(a, b) || ownRows(a, b)) continue;
       units[i] = {
         text: `${a.text} ${b.text}`,
         activities: uniq([...a.activities, ...b.activities]),
@@ -220,6 +220,22 @@ function ownPayees(a: Unit, b: Unit): boolean {
   if (!a.permits || !b.permits || a.refs.length || b.refs.length || !a.recipients.length || !b.recipients.length) return false;
   const lower = new Set(a.recipients.map((r) => r.toLowerCase()));
   return !b.recipients.some((r) => lower.has(r.toLowerCase()));
+}
+
+/**
+ * "topup.deployer = ETH -> context.deployer, max 0.5 ETH per top-up" beside "topup.keeper = ETH -> context.keeper, max
+ * 0.2 ETH per top-up": two rows of one asset, each naming whom it pays and its own per-item cap, with no recipient in
+ * common. Each cap is its row's: merged, the keeper's 0.2 ETH would have capped the deployer too. A move then fits one
+ * row completely (its recipients and its cap) or none, so no row lends its cap to another's recipient.
+ */
+function ownRows(a: Unit, b: Unit): boolean {
+  const who = (u: Unit): string[] => [...u.refs, ...u.recipients.map((r) => r.toLowerCase())];
+  const wa = who(a);
+  const wb = who(b);
+  if (!wa.length || !wb.length || !a.caps.length || !b.caps.length) return false;
+  // Each row's caps count its own asset (a dollar cap could be meant for every row: merged, the stricter reading).
+  if (![...a.caps, ...b.caps].every((c) => c.limit.unit !== "USD")) return false;
+  return !wb.some((w) => wa.includes(w));
 }
 
 /**
