@@ -71,6 +71,8 @@ export function protect(raw: string, refs: Refs): string {
   let s = normaliseStyles(raw).replace(AMBIGUOUS_RE, (_m, n: string) => hold(refs.numbers, "n", n)).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
+  // "the approve the swap needs", "approvals that a supply requires": the approval for that action, no condition.
+  s = s.replace(/\b(approv\w*|allowances?)\s+(?:that\s+|which\s+)?(?:the|a|an|each|every|its|this)\s+(swap|trade|supply|deposit|repay(?:ment)?)s?\s+(?:needs?|requires?|needed|required)\b/gi, "$1 for the $2");
   // "between the perp balance and spot balance of this same account": the sides are the account's own balances.
   s = s.replace(/\b(balances?|wallets?|sides?)\s+(?:of|in|within)\s+(?:the|this)\s+same\s+(?:account|wallet|address)\b/gi, "$1");
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");

@@ -146,6 +146,11 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   scan(c, VENUE_RE, (m) => {
     // "our Kraken deposit address 0x..": an exchange named as the owner of an address is not a venue to trade on.
     if (CEX.has(VENUES[m[1].toLowerCase()]) && /^\s+(?:(?:deposit|hot|cold|withdrawal|main)\s+)?(?:address(?:es)?|wallets?|accounts?|deposit)\b/i.test(t.slice(m.index + m[0].length))) return false;
+    // "the Uniswap SwapRouter02 recorded in context.router", "on avnu (router = context.avnu)": the venue names a
+    // contract the rule gives by address, which the address list checks; as a venue scope it would bind every
+    // activity of the clause to the adapter's venue (an approval on the token's chain is never "uniswap").
+    const after = t.slice(m.index + m[0].length, m.index + m[0].length + 60);
+    if (/^\s*(?:\(\s*)?(?:v\d\s+)?(?:swap\s*)?(?:router\w*|pool|aggregator|contract)\b[^.;]{0,40}?§[ca]\d/i.test(after)) return;
     push(it.venues, VENUES[m[1].toLowerCase()]);
   });
   scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
