@@ -57,8 +57,10 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind18 and blind19: sealed in session 20, written like a third public set (dev2's venues, categories and owners'
   // styles, new wording) by engineers who never read the engine, kept off main and run once at the end: 62.2% / 52.2%
   // on the round's starting engine (1 unsafe ALLOW in blind18), 66.7% / 53.3% on its final one (1 + 2 unsafe, all
-  // three fixed after that run). Regression floors from here on, no longer held out.
-  ["blind18.jsonl", 90, 0.67],
+  // three fixed after that run). Regression floors from here on, no longer held out. Session 21 (grants): 67.8 -> 66.7%
+  // on purpose: b18-hl-032's BLOCK of an unknown agent came from reading "moves USDC ... to the sub-accounts" as a
+  // permission change (the sub-account list then refused the agent); it now escalates on the unread ban beside it.
+  ["blind18.jsonl", 90, 0.66],
   ["blind19.jsonl", 90, 0.55],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
@@ -107,6 +109,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // thirteen owners' styles over every venue; written before reading the engine, first run 40.0% (ALLOW 0/17), 77.8%
   // after the tier readers (parse/tiers.ts), with two unsafe readings found and fixed on the way.
   ["blind27.jsonl", 45, 0.75],
+  // blind30: 45 cases on which activities a mandate's grants permit ("verb => scope" lines, numbered authorisations,
+  // "Permitted operations: (a)..", rows naming a recipient, internal moves beside a ban on sending, closers of the
+  // list); written before reading the engine, first run 51.1% (ALLOW 0/19), 0 unsafe; 68.9% after closers.ts and the
+  // grant readings in grant-scope.test.ts.
+  ["blind30.jsonl", 45, 0.68],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

@@ -3,6 +3,7 @@
  * "needs a human above X" thresholds, slippage and leverage. An amount exactly at an inclusive cap is inside
  * it. A figure that cannot be computed (no price, no counter) is a missing fact.
  */
+import { sizeIn } from "./approval-bounds";
 import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
 import { pricesFresh } from "../../../venues/lib/prices";
 import { addressesIn, aliasesOf, atPath, currentLeverage, describedPath, findCounter, normAddr, num, positionSize, priceOf } from "../context";
@@ -109,6 +110,7 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
   const out: Finding[] = unattributed(c, view);
   if (otherSide(c, view)) return out;
   const limit = fmtQ(c.limit.value, c.limit);
+  out.push(...approvalOverCap(c, view, ctx, limit));
   for (const it of measure(view, c.limit.unit, ctx)) {
     if (it.value === null) {
       out.push({ type: "unknown", message: `${cap1(it.what)} cannot be computed (${missingWhy(it, c.limit.unit, ctx)}), so the ${limit} cap ("${c.rule}") cannot be checked.` });
@@ -120,6 +122,22 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
       out.push({ type: "unknown", message: `${cap1(it.what)} is exactly ${limit}, and "${c.rule}" asks for less than that.` });
     else if (it.atMark && v * 1.05 > c.limit.value)
       out.push({ type: "unknown", message: `${cap1(it.what)} is about ${fmtQ(v, c.limit)} at the current price, close enough to the ${limit} cap that a market fill could exceed it.` });
+  }
+  return out;
+}
+
+/**
+ * "approve the router ... for at most 20,000 USDC per approval": a cap written in a clause about approvals bounds
+ * the allowance granted (an unlimited one is over any cap in its token). Only ever adds a violation: an allowance in
+ * another token than the cap's (the clause's other cap, "or 12 WETH", measures it) or of unknown size adds nothing.
+ */
+function approvalOverCap(c: Cap, view: ActionView, ctx: Ctx, limit: string): Finding[] {
+  if (!view.approvals.length || !/\b(?:approv(?:e|es|ing|als?)|allowances?)\b/i.test(c.rule)) return [];
+  const out: Finding[] = [];
+  for (const a of view.approvals) {
+    const mine = a.token === c.limit.unit || (USD_STABLES.has(c.limit.unit) && !!a.token && USD_STABLES.has(a.token));
+    const v = a.unlimited ? (mine ? Infinity : null) : sizeIn(a, c.limit.unit, ctx);
+    if (v !== null && v > c.limit.value + 1e-9) out.push({ type: "violation", message: `The approval of ${a.unlimited ? "an unlimited amount of" : a.amount} ${a.token} is above the ${limit} cap ("${c.rule}").` });
   }
   return out;
 }

@@ -24,7 +24,7 @@ function servesApproval(b: Cap): boolean {
 }
 
 /** The approval's size in a rule's unit: the token itself, a dollar stablecoin as dollars, or dollars at the context price. */
-function sizeIn(a: ApprovalView, unit: string, ctx: Ctx): number | null {
+export function sizeIn(a: ApprovalView, unit: string, ctx: Ctx): number | null {
   if (a.amount === null || a.token === null) return null;
   if (unit === a.token) return a.amount;
   if (unit === "USD" || USD_STABLES.has(unit)) {

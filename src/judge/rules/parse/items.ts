@@ -150,7 +150,8 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     // contract the rule gives by address, which the address list checks; as a venue scope it would bind every
     // activity of the clause to the adapter's venue (an approval on the token's chain is never "uniswap").
     const after = t.slice(m.index + m[0].length, m.index + m[0].length + 60);
-    if (/^\s*(?:\(\s*)?(?:v\d\s+)?(?:swap\s*)?(?:router\w*|pool|aggregator|contract)\b[^.;]{0,40}?§[ca]\d/i.test(after)) return;
+    const contract = /\b(?:router\w*|pool|aggregator|contract)\s*$/i.test(m[0]) ? /^[^.;]{0,40}?§[ca]\d/.test(after) : /^\s*(?:\(\s*)?(?:v\d\s+)?(?:swap\s*)?(?:router\w*|pool|aggregator|contract)\b[^.;]{0,40}?§[ca]\d/i.test(after);
+    if (contract) return;
     push(it.venues, VENUES[m[1].toLowerCase()]);
   });
   scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
