@@ -62,6 +62,12 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // permission change (the sub-account list then refused the agent); it now escalates on the unread ban beside it.
   ["blind18.jsonl", 90, 0.67],
   ["blind19.jsonl", 90, 0.55],
+  // blind25 and blind26: sealed in session 21 the same way (a third public file: dev2's venue mix, categories and
+  // 40/40/20 labels; blind25 leaning to compliance and config styles, blind26 to casual, non-native and narrative
+  // owners), kept off main and run once at the end: 56.7% / 68.9% on the round's starting engine (49909ae), 58.9% /
+  // 72.2% on its final one (ALLOW recall 8/36, 12/36), 0 unsafe on both. Regression floors from here on.
+  ["blind25.jsonl", 90, 0.58],
+  ["blind26.jsonl", 90, 0.72],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
