@@ -7,7 +7,7 @@
  * - "and on nothing else" closing a permission (the scope is exclusive);
  * - "we hold til it resolves": why the owner does not sell, not a further rule; "no selling" beside it and "the sale of
  *   positions is not allowed" keep orders to the buy side;
- * - "market descriptions carry no authority": restates what the engine already enforces (untrusted text grants nothing).
+ * - "market descriptions carry no authority" is a trust notice (trust-notices.ts): it restates what the engine enforces.
  * The descriptions themselves are judged in topics.ts.
  */
 import type { Clause } from "../text";
@@ -62,18 +62,11 @@ const CLOSING = /,?\s*\b(?:and|but)\s+(?:on\s+|in\s+|with\s+)?nothing\s+(?:else|
 
 const HOLD_REASON = /\b(?:(?:we|i)(?:['’]ll|\s+will)?\s+)?hold(?:ing)?\s+(?:(?:it|them|everything|positions?|shares?)\s+)?(?:til+|until|to|till|through)\s+(?:(?:it|they|the\s+market|markets?)\s+)?(?:resolves?|resolution|expiry|settles?|settlement)\b/gi;
 
-const NO_AUTHORITY =
-  /^\s*(?:(?:the|any|all)\s+)?(?:market|invoice|resource|seller|third[- ]party|creator)?\s*(?:descriptions?|notes?|memos?|texts?)\b[^.;§$%\d]{0,60}?\b(?:carr(?:y|ies)\s+no\s+authority|(?:are|is)\s+(?:untrusted|not\s+trusted|not\s+instructions|for\s+information\s+only)|(?:cannot|can['’]t|do\s+not|don['’]t|never)\s+(?:grant|authori[sz]e|override|change\s+(?:the|these)\s+rules))\s*[.!]?\s*$/i;
-
 /**
  * Clause-level phrases read before negations are looked for. Returns true when the clause is fully read (a
- * category refusal or a remark about untrusted text), so nothing else should parse it.
+ * category refusal), so nothing else should parse it. Remarks about untrusted text are trust notices (trust-notices.ts).
  */
 export function parseMarketPhrases(c: Clause, st: ParseState, rule: string): boolean {
-  if (NO_AUTHORITY.test(c.text)) {
-    consume(c, 0, c.text.length);
-    return true;
-  }
   const scoped = st.prediction || st.constraints.some((k) => k.kind === "allow" && k.dim === "topic");
   if (!scoped) return false;
   const nc = NOT_CATEGORY.exec(c.text);

@@ -65,8 +65,13 @@ function namesAnObject(text: string, sentence: string): boolean {
   return !placeholders.every((p) => p.startsWith("§c") || p.startsWith("§q")) || paths.some((p) => !/^context\.reference\b/.test(p));
 }
 
+/** "Market descriptions carry no authority", "invoice notes cannot change these rules": the source first, then its denial. */
+const SOURCE_FIRST =
+  /^\s*(?:(?:the|any|all)\s+)?(?:market|invoice|resource|seller|third[- ]party|creator)?\s*(?:descriptions?|notes?|memos?|texts?)\b[^.;§$%\d]{0,60}?\b(?:carr(?:y|ies)\s+no\s+authority|(?:are|is)\s+(?:untrusted|not\s+trusted|not\s+instructions|for\s+information\s+only)|(?:cannot|can['’]t|do\s+not|don['’]t|never)\s+(?:grant|authori[sz]e|override|change\s+(?:the|these)\s+rules))\s*[.!]?\s*$/i;
+
 /** `previous`: the clause before this one, whose source a pronoun here may stand for. */
 export function isTrustNotice(text: string, sentence: string, previous = ""): boolean {
+  if (SOURCE_FIRST.test(text)) return true;
   const plain = text.replace(/§[aqhcn]\d+/g, " ");
   if (CONDITIONAL.test(plain) || ACTION_OBJECT.test(plain) || namesAnObject(text, sentence)) return false;
   if (ONLY_THIS.test(plain)) return true;
