@@ -4,6 +4,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { ALL_SCOPES, type Principal } from "../../src/accounts/principal";
 import { freshAddress, startEscrowRuntime, type EscrowRuntime } from "../wallets/helpers";
 import { startReceiver, type Receiver } from "./receiver";
+import { until } from "../helpers/process";
 
 const ALL_EVENTS = ["proposal.awaiting_user", "proposal.executed", "proposal.failed", "proposal.expired", "proposal.rejected", "credits.low", "trader.stale"];
 const owner = (accountId: string): Principal => ({ accountId, authMethod: "session", scopes: ALL_SCOPES, credentialId: null });
@@ -170,8 +171,12 @@ describe("webhook delivery", () => {
       expect(got[0].data.proposalId).toBe(held.body.txId);
       expect(r5.all.map((r) => r.status)).toEqual([503, 503, 204]);
       expect(new Set(r5.all.map((r) => r.id)).size).toBe(1); // the same webhook-id on every attempt
-      const log = await t.runtime.services.webhooks.deliveries(owner(a.accountId), endpoint.id);
-      expect(log[0]).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 204 });
+      // The receiver has answered 204; the worker records that answer just after, so wait for the record.
+      const delivered = await until("the delivery recorded as delivered", async () => {
+        const [d] = await t.runtime.services.webhooks.deliveries(owner(a.accountId), endpoint.id);
+        return d?.status === "pending" ? null : d;
+      }, 5_000);
+      expect(delivered).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 204 });
 
       // Down for good: after 4 failures in a row the endpoint is disabled and the owner is told why.
       r5.respondWith(() => 500);
