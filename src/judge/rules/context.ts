@@ -8,7 +8,8 @@ import { pricesFresh } from "../../venues/lib/prices";
 
 type Ctx = Record<string, unknown> | null;
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A plain object (not an array): a map the context keeps by key. */
+export const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function num(v: unknown): number | null {
   if (typeof v === "number" && Number.isFinite(v)) return v;

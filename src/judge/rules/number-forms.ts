@@ -90,6 +90,13 @@ export function readSeparators(raw: string): string {
 
 /** "USDC 2000", "USD 5k", "EUR 1200": a currency code written before its figure goes after it, as the readers expect. */
 export function unitFirst(s: string): string {
+  // "10¢", "25 ¢": cents, which the amount reader counts as a hundredth of a dollar.
+  s = s.replace(/(\d[\d,]*(?:\.\d+)?)\s?¢/g, "$1 cents");
+  // "500$", "12000$ notional", "2.5k$": the dollar sign after the figure, as many owners write it; before it, as the
+  // readers expect. Not "$500$" (already a dollar figure) and not a sign glued to a word ("500$USD" stays as written).
+  s = s.replace(/(?<![\w$.,])(\d[\d,]*(?:\.\d+)?)(\s?[kKmM])?\s?\$(?![\w$\d])/g, (_m, fig: string, k: string | undefined) => `$${fig}${(k ?? "").trim()}`);
+  // "60 US dollars", "60 U.S. dollars", "USD 60 dollars" aside: the country is the dollar's, not another unit.
+  s = s.replace(/(\d)\s+(?:US|U\.S\.)\s+(dollars?|bucks)\b/g, "$1 $2");
   // "€500", "500€", "£40": the sign is the code, which no reader takes for a dollar.
   s = s.replace(/([€£])\s?(\d[\d,]*(?:\.\d+)?)/g, (_m, sign: string, fig: string) => `${fig} ${sign === "€" ? "EUR" : "GBP"}`).replace(/(\d)\s?([€£])/g, (_m, d: string, sign: string) => `${d} ${sign === "€" ? "EUR" : "GBP"}`);
   return s.replace(/\b(USDC|USDT|USD|DAI|EUR|GBP|CHF)[ \u00a0](\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?)(?!\s*(?:USD|USDC|USDT|DAI|dollars?|%|x\b|bps\b)|[\d.,])/g, (_m, unit: string, fig: string) => `${fig} ${unit}`);

@@ -10,6 +10,8 @@
  * unread by the negative reader, which escalates. It never drops a figure, a list or an exception: a phrase that
  * carries "except", "unless", "above", "over" or a figure is left as written.
  */
+import { asSymbol } from "./parse/state";
+import { CHAINS, VENUES } from "./vocab";
 
 /**
  * Who may be keeping the decision: the owner, a named person, a desk, a human. The patterns are case-sensitive so that
@@ -36,8 +38,16 @@ const REWRITES: Array<[RegExp, (m: string, ...g: string[]) => string]> = [
   // "I decide when to sell", "the owner decides whether to withdraw".
   [new RegExp(String.raw`\b(?:I|we|${WHO})\s+decides?\s+(?:when|whether|if)\s+to\s+([a-z]+)\b`, "g"), (_m, verb) => `never ${verb}`],
   // "Only I move money off the exchange", "only the owner may withdraw".
-  [new RegExp(String.raw`\b[Oo]nly\s+(?:I|we|${WHO})\s+(?:(?:can|may|get\s+to|am\s+allowed\s+to|is\s+allowed\s+to)\s+)?(?=[a-z])`, "g"), () => "never "],
+  // The subject is a whole word on the same line: "USDC on Base only" then a paragraph opening "If ..." is not "only I".
+  // A capitalised word that names a venue, chain or asset is what is permitted, not who: "Only Polymarket orders".
+  [new RegExp(String.raw`\b[Oo]nly[ \t]+(I|we|${WHO})\b[ \t]+(?:(?:can|may|get\s+to|am\s+allowed\s+to|is\s+allowed\s+to)\s+)?(?=[a-z])`, "g"), (m, who) => (namesAThing(who) ? m : "never ")],
 ];
+
+/** A venue, chain or asset name ("Polymarket", "Base", "Solana"): never a person keeping an activity. */
+const namesAThing = (word: string): boolean => {
+  const w = word.toLowerCase();
+  return w in VENUES || w in CHAINS || asSymbol(word) !== null;
+};
 
 /** "no sells" reads as a ban on orders; "no selling" as the buy side only. */
 const said = (np: string): string => (/^(?:the\s+)?sell(?:s|\s+orders?)?$/i.test(np.trim()) ? "selling" : np);

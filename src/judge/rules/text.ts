@@ -110,8 +110,9 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(vendors|payees|addresses|wallets|recipients|markets|tokens|assets|hosts|contractors|suppliers|validators|accounts)\s+(?:listed\s+)?below\b(?!\s*\$?\d)/gi, "$1 listed");
   // "setApprovalForAll" grants every NFT of a collection: an NFT approval.
   s = s.replace(/\bsetApprovalForAll\b/g, "NFT approvals");
-  // "(never the other way)", "not the reverse": restates the one direction already given.
-  s = s.replace(/,?\s*\(?\s*(?:and\s+)?(?:never|not|no)\s+(?:the\s+)?(?:other\s+way(?:\s+(?:round|around))?|reverse|opposite(?:\s+direction)?)\s*\)?/gi, "");
+  // "(never the other way)", "not the reverse": restates the one direction already given. Not "never reverse a
+  // position", where "reverse" is the verb of a rule (parse/positions.ts).
+  s = s.replace(/,?\s*\(?\s*(?:and\s+)?(?:never|not|no)\s+(?:the\s+)?(?:other\s+way(?:\s+(?:round|around))?|reverse(?!\s+(?:a|an|the|any|my|our|your|its|positions?|longs?|shorts?|trades?|directions?|exposure)\b)|opposite(?:\s+direction)?)\s*\)?/gi, "");
   // "Nothing else: no transfers, no swaps": the closing sentence, then its examples.
   s = s.replace(/\b(nothing else)\s*:\s*/gi, "$1. ");
   // "Don't let the total in Aave go over $1.5m": keep it at most $1.5m.

@@ -46,8 +46,18 @@ export type Activity = (typeof ACTIVITIES)[number];
 /** A money or token quantity as written in a rule: USD, or whole units of a token symbol. */
 export interface Quantity {
   value: number;
-  unit: "USD" | string; // "USD" or an upper-case token symbol
+  unit: "USD" | string; // "USD" or an upper-case token symbol, or OPEN_UNIT
+  /**
+   * With unit OPEN_UNIT: every plausible meaning of a figure the owner left open ("max 500 per order": $500 or 500 of
+   * the action's own units; "1.200 USDC": 1.2 or 1,200 USDC). Checks decide only when every reading agrees
+   * (checks/readings.ts); anything that measures the open unit itself gets no figure and holds the action.
+   */
+  readings?: Quantity[];
 }
+/** The unit of a figure with several readings (see `Quantity.readings`). */
+export const OPEN_UNIT = "OPEN";
+/** In a reading: the action's own unit, its asset's units (or a prediction order's shares). */
+export const OWN_UNIT = "OWN";
 
 /** Which actions a cap counts: each order, each swap, each payment/transfer, or any action. */
 export type CapScope = "order" | "swap" | "transfer" | "margin" | "any";
@@ -144,11 +154,22 @@ export type Constraint =
       inclusive: boolean;
       /** Read from "the agent acts alone below X" (parse/tiers.ts): it implies no permission for the kind it counts. */
       noGrant?: boolean;
+      /** "Withdrawals above 500 USDC require human approval": actions made only of these are not held (cap-activity.ts). */
+      exempt?: Activity[];
+      /** "Team payouts: ... anything above $30 ask me": the line holds only these activities (parse/clause-activity.ts). */
+      activities?: Activity[];
     })
   /** "between 5 and 50 USDC", "min payment: 5 USDC": each action in scope must be at least this (inclusive). */
   | (Base & { kind: "floor"; limit: Quantity; scope: CapScope })
   /** "health factor at least 1.6 after the borrow": a lending position's health factor after the action. */
   | (Base & { kind: "health_floor"; min: number; strict: boolean })
+  /**
+   * "after any transfer the wallet must still hold at least 2 ETH": what the action leaves of `asset`, from the
+   * balance at `path` (or the asset's entry in a balances map), may not go below `min` whole units.
+   */
+  | (Base & { kind: "balance_floor"; asset: string; min: number; strict: boolean; path?: string })
+  /** "after any stake, stETH may not exceed 50% of combined ETH plus stETH holdings (context.holdings)". */
+  | (Base & { kind: "post_share"; asset: string; of: [string, string]; maxPct: number; path: string })
   /** "price range: 0.05 to 0.90 per share": a prediction-market order's limit price may not be below this. */
   | (Base & { kind: "price_floor"; min: number })
   /** "Undelegating needs my approval": any action of these kinds is held for a human. */
@@ -164,9 +185,16 @@ export type Constraint =
   /** "cross only", "positions shall use isolated margin": the margin mode a leverage setting must keep. */
   | (Base & { kind: "margin_mode"; mode: "cross" | "isolated"; /** a switch to `mode` goes to a human (not a required mode) */ escalate?: boolean })
   /** long/short: perps may not open the other way; buy/sell: no orders on the other side at all. */
-  | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell"; escalate?: boolean })
+  /** `assets`: the rule names its coins ("longs only on HYPE", "never short hype"); other coins are free of it. */
+  /** `names`: said as a permission ("longs only on HYPE"), so the coins are traded ones (they join an asset list). */
+  | (Base & { kind: "side"; allowed: "long" | "short" | "buy" | "sell"; escalate?: boolean; assets?: string[]; names?: boolean; /** "selling down my long is fine": a sell within the long is read, not held */ trimOk?: boolean })
   /** "exits": an order that closes or reduces a position (per context.positions) must carry reduce-only. */
   | (Base & { kind: "reduce_only"; appliesTo: "all" | "sell" | "buy" | "exits" })
+  /**
+   * Rules about what an order does to the position it meets (context.positions): "never close positions" (close),
+   * "no flipping" (flip: long to short or back in one order), "don't add to a losing position" (add_losing).
+   */
+  | (Base & { kind: "position_rule"; forbids: "close" | "flip" | "add_losing" })
   /** "Reduce-only exits are always allowed": closing orders are exempt from order caps and shape rules. */
   | (Base & { kind: "exits_allowed" })
   /** "Stop-losses and take-profits are fine": reduce-only trigger orders are exempt from order-type rules. */
@@ -177,7 +205,11 @@ export type Constraint =
       allow: string[];
       deny: string[];
       appliesTo: "all" | "entries";
+      /** "anything bigger than $1,000 goes through a TWAP": binds only orders whose notional is above this (USD). */
+      above?: number;
     })
+  /** "a TWAP must run at least 20 minutes": a TWAP order's duration in minutes (other orders are free of it). */
+  | (Base & { kind: "twap_duration"; min?: number; max?: number })
   | (Base & { kind: "slippage_cap"; bps: number })
   /** "never pay more than 45c a share": a prediction-market order's limit price per share (dollars), for buys or every order. */
   | (Base & { kind: "price_cap"; max: number; strict: boolean; side: "buy" | "all" })
@@ -197,7 +229,13 @@ export type Constraint =
    * "exactly the salary next to their name" (exact), "at most the amount approved for that recipient" (max): each
    * move's amount against the figure in its payee's entry of the context lists `refs`.
    */
-  | (Base & { kind: "payee_amount"; mode: "exact" | "max"; refs: string[] })
+  | (Base & {
+      kind: "payee_amount";
+      mode: "exact" | "max";
+      refs: string[];
+      /** "awarded_usdc minus paid_usdc": the figure is one field of the entry less another, not a field of its own. */
+      diff?: { plus: string; minus: string };
+    })
   /** "one payment per person per month, context.paid_this_month shows who already got it": `refs` is the paid list. */
   | (Base & { kind: "payee_once"; period: string; refs: string[]; /** only declares the paid list (parse time) */ decl?: boolean });
 
@@ -271,6 +309,8 @@ export interface OrderView {
   tif: string | null; // lower-case: gtc, ioc, alo, fok, fak, gtd
   isMarketLike: boolean;
   trigger: boolean;
+  /** A TWAP's duration in minutes, when the adapter gives it. */
+  minutes?: number | null;
   /** Prediction markets: the market question and outcome when the context maps the token. */
   question?: string | null;
   tokenId?: string | null;

@@ -94,7 +94,7 @@ export function activitiesOf(family: string, type: string | null, f?: Partial<Fa
 
 const toNum = (s: string | number | null | undefined): number | null => (s === null || s === undefined ? null : num(s));
 
-function orderView(o: NonNullable<Facts["orders"]>[number]): OrderView {
+function orderView(o: NonNullable<Facts["orders"]>[number], details: unknown): OrderView {
   const tif = o.tif ? o.tif.toLowerCase() : null;
   const trigger = o.orderType === "trigger";
   const isMarketLike = o.orderType === "market" || tif === "ioc" || tif === "fok" || tif === "fak" || !!o.trigger?.isMarket;
@@ -113,6 +113,8 @@ function orderView(o: NonNullable<Facts["orders"]>[number]): OrderView {
     trigger,
     question: o.marketLabel ?? null,
     tokenId: o.tokenId ?? (o.market === "prediction" ? o.asset : null),
+    // Hyperliquid's twapOrder gives its duration in the facts' details (one TWAP per action).
+    ...(o.orderType === "twap" ? { minutes: details && typeof details === "object" ? toNum((details as Record<string, unknown>).minutes as number | null) : null } : {}),
   };
 }
 
@@ -146,7 +148,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   const calls = f.calls && f.calls.length ? f.calls : null;
   v.activities = calls ? [...new Set(calls.flatMap((c) => activitiesOf(c.actionFamily, c.actionType, { ...f, venue: c.venue })))] : activitiesOf(f.actionFamily, f.actionType, f);
   if (calls && f.approvals?.length && !v.activities.includes("approval")) v.activities.push("approval");
-  v.orders = (f.orders ?? []).map(orderView);
+  v.orders = (f.orders ?? []).map((o) => orderView(o, f.details));
   v.moves = (f.transfers ?? []).map(
     (t): MoveView => ({ asset: canonSym(t.asset), amount: toNum(t.amount), usd: t.usd ?? null, to: t.internal ? null : t.to, own: t.to ?? t.from ?? null }),
   );

@@ -52,22 +52,29 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind11 and blind17: sealed in session 19, each written by an engineer who never read the engine or the other
   // sets, kept off main and run once at the end: 46.7% / 53.3% on the round's starting engine, 50.0% / 53.3% on its
   // final one (ALLOW recall 1/36, 0/35), 0 unsafe. Regression floors from here on, no longer held out.
-  ["blind11.jsonl", 90, 0.5],
-  ["blind17.jsonl", 90, 0.53],
+  ["blind11.jsonl", 90, 0.68],
+  ["blind17.jsonl", 90, 0.62],
   // blind18 and blind19: sealed in session 20, written like a third public set (dev2's venues, categories and owners'
   // styles, new wording) by engineers who never read the engine, kept off main and run once at the end: 62.2% / 52.2%
   // on the round's starting engine (1 unsafe ALLOW in blind18), 66.7% / 53.3% on its final one (1 + 2 unsafe, all
   // three fixed after that run). Regression floors from here on, no longer held out. Session 21 (grants): 67.8 -> 66.7%
   // on purpose: b18-hl-032's BLOCK of an unknown agent came from reading "moves USDC ... to the sub-accounts" as a
   // permission change (the sub-account list then refused the agent); it now escalates on the unread ban beside it.
-  ["blind18.jsonl", 90, 0.67],
+  ["blind18.jsonl", 90, 0.73],
   ["blind19.jsonl", 90, 0.55],
   // blind25 and blind26: sealed in session 21 the same way (a third public file: dev2's venue mix, categories and
   // 40/40/20 labels; blind25 leaning to compliance and config styles, blind26 to casual, non-native and narrative
   // owners), kept off main and run once at the end: 56.7% / 68.9% on the round's starting engine (49909ae), 58.9% /
   // 72.2% on its final one (ALLOW recall 8/36, 12/36), 0 unsafe on both. Regression floors from here on.
-  ["blind25.jsonl", 90, 0.58],
-  ["blind26.jsonl", 90, 0.72],
+  ["blind25.jsonl", 90, 0.61],
+  ["blind26.jsonl", 90, 0.76],
+  // Session 22 raised the floors of blind11/17/18/25/26 to just under what the round's five categories left them at
+  // (70.0 / 63.3 / 74.4 / 62.2 / 77.8%).
+  // blind38 and blind39: sealed in session 22 the same way (blind38 formal and structured owners, blind39 informal
+  // ones), kept off main and run once at the end: 54.4% / 52.2% on the round's starting engine (c8751e0) and exactly
+  // the same on its final one (ALLOW recall 2/36 each), 0 unsafe. Regression floors from here on.
+  ["blind38.jsonl", 90, 0.54],
+  ["blind39.jsonl", 90, 0.52],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
@@ -106,11 +113,22 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // token accounts, padded Starknet felts, near-miss addresses, paid-already lists); written before reading the
   // engine, first run 53.3% (ALLOW recall 3/18), 82.2% after the list readers.
   ["blind32.jsonl", 45, 0.8],
+  // blind36: 45 cases on headings, config lines, preambles and procedure sentences (bare section titles, "Prohibited
+  // activities", nested "withdrawals:" settings, "require human above: $1000 # hold for a human", "builder fees: none
+  // configured", "within these limits:", records of an on-chain vote, reports after the fact, "exceptions require the
+  // Head of Risk's sign-off", closers); written before reading the engine, first run 55.6% (ALLOW 0/19), 0 unsafe;
+  // 91.1% after (parse/procedure.ts, structure/sections.ts, titles.ts).
+  ["blind36.jsonl", 45, 0.88],
   // blind28: 45 caps and budgets in owners' shapes (one ceiling per asset as alternatives, a heading over per-coin
   // ceilings, "label: figure" totals with the running figure in parentheses, a cap on one of two activities, slippage
   // shorthand, a cap with no unit) across HL, Polymarket, x402, Jupiter, Solana, Aave, WETH, ERC-20, Uniswap, Starknet;
   // written before reading the engine, first run 42.2% (ALLOW 2/17), 0 unsafe; 82.2% after (parse/amounts.ts, cap-tables.ts).
   ["blind28.jsonl", 45, 0.8],
+  // blind33: 43 figures whose meaning is open (caps and human lines with no unit on perps, bets, SOL and STRK
+  // transfers; "1.200 USDC"; "10¢", "500$", "12000$", "60 US dollars"; a dollar range needing an OK), written before
+  // reading the engine. First run 39.5% (ALLOW 1/18), 0 unsafe; 76.7% (ALLOW 9/18) once every reading of a figure is
+  // kept and the action decided where they agree (parse/open-figures.ts, checks/readings.ts).
+  ["blind33.jsonl", 43, 0.74],
   // blind27: 45 review bands (the agent alone below a figure, a named human in a band, nothing above a cap) in
   // thirteen owners' styles over every venue; written before reading the engine, first run 40.0% (ALLOW 0/17), 77.8%
   // after the tier readers (parse/tiers.ts), with two unsafe readings found and fixed on the way.
@@ -120,6 +138,22 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // list); written before reading the engine, first run 51.1% (ALLOW 0/19), 0 unsafe; 68.9% after closers.ts and the
   // grant readings in grant-scope.test.ts.
   ["blind30.jsonl", 45, 0.68],
+  // blind35: 45 order type, time-in-force, side and position-direction rules (TIF lists with "add-liquidity-only",
+  // "post-only is not required", "longs only on HYPE", "never close", "no flipping", "don't add to a losing
+  // position", the reduce-only flag, TWAP durations and size thresholds, "no selling shares", "Opening / Closing
+  // orders" headings) on Hyperliquid, Polymarket and a swap; written before reading the engine, first run 53.3%
+  // (ALLOW recall 3/20), 0 unsafe; 88.9% (ALLOW 15/20) after parse/positions.ts, parse/twap.ts and the side readings.
+  ["blind35.jsonl", 45, 0.86],
+  // blind37: 45 limits computed from the context (a balance floor after the send, a share of a context figure named
+  // once elsewhere, awarded minus paid per payee, a position ceiling, one asset's share of a pair after a stake, HF
+  // after a borrow, "only while context.x is at least N", a month budget including this payment); written before
+  // reading the engine, first run 44.4% (ALLOW 0/17), 0 unsafe; 84.4% (ALLOW 10/17) after state-limits.test.ts.
+  ["blind37.jsonl", 45, 0.82],
+  // blind34: 46 cases on which activity (and asset or venue) a cap, list or scope belongs to (a send cap beside swaps,
+  // a deposit cap beside internal moves, payout lines beside orders, general caps over both, "jup only", a wallet's
+  // title, a dismissal of testnets); written before reading the engine. First run 65.2% (ALLOW 5/19), 0 unsafe; 80.4%
+  // (ALLOW 12/19) once a sentence's figures bind the activity it is about (parse/clause-activity.ts).
+  ["blind34.jsonl", 46, 0.78],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

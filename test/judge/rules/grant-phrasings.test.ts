@@ -110,7 +110,9 @@ describe("a bare figure with a thousands comma", () => {
     const I = "Rebates are paid in USDC to the partners in context.partners, never more than 3,000 per payout.";
     const caps = parseIntent(I).constraints.filter((c) => c.kind === "cap");
     expect(caps.every((c) => c.kind === "cap" && c.limit.value !== 3)).toBe(true);
-    // Unread rather than misread: a human decides, the payment is neither refused nor passed on a wrong figure.
-    expect(verdict(I, transfer({ amount: "2500", usd: 2500, to: A }), { partners: { [A]: "p" } })).toBe("ESCALATE");
+    // Session 22 reads the figure whole (open-figures.ts): 3,000 in dollars or in USDC, the same here, so a 2,500 USDC
+    // payout is inside it and a 3,500 one over it (it had been left unread, escalating both).
+    expect(verdict(I, transfer({ amount: "2500", usd: 2500, to: A }), { partners: { [A]: "p" } })).toBe("ALLOW");
+    expect(verdict(I, transfer({ amount: "3500", usd: 3500, to: A }), { partners: { [A]: "p" } })).toBe("BLOCK");
   });
 });

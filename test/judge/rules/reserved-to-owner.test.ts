@@ -57,3 +57,20 @@ describe("what is not rewritten (unsafe side)", () => {
     expect(forbids(intent)).toEqual([]);
   });
 });
+
+describe("'Only' before a venue, chain or asset names what is permitted, not who keeps it", () => {
+  it("'Only Hyperliquid orders' keeps orders allowed and is not rewritten to a ban", () => {
+    expect(reservedToOwner("Only Hyperliquid orders, max $5,000 notional per order.")).toContain("Only Hyperliquid orders");
+    expect(verdict("Only Hyperliquid orders, max $5,000 notional per order.", buy())).toBe("ALLOW");
+  });
+  it("'Only BTC trades' still limits the asset (unsafe side)", () => {
+    const intent = "Only BTC trades, max $5,000 notional per order.";
+    expect(reservedToOwner(intent)).toContain("Only BTC trades");
+    expect(verdict(intent, buy())).toBe("ALLOW");
+    expect(verdict(intent, orderFacts({ asset: "ETH", side: "buy", size: 0.5, price: 3_000, notionalUsd: 1_500 }))).toBe("BLOCK");
+  });
+  it("a person's name is still an owner keeping the activity (unsafe side)", () => {
+    expect(reservedToOwner("Only Priya withdraws.")).toBe("never withdraws.");
+    expect(verdict(`${RULES} Only Priya withdraws.`, withdrawal())).toBe("BLOCK");
+  });
+});

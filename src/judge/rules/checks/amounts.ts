@@ -4,12 +4,13 @@
  * it. A figure that cannot be computed (no price, no counter) is a missing fact.
  */
 import { sizeIn } from "./approval-bounds";
-import type { Activity, ActionView, CapScope, Constraint, Finding, Quantity } from "../types";
+import { OPEN_UNIT, OWN_UNIT, type Activity, type ActionView, type CapScope, type Constraint, type Finding, type Quantity } from "../types";
 import { pricesFresh } from "../../../venues/lib/prices";
 import { addressesIn, aliasesOf, atPath, currentLeverage, describedPath, findCounter, normAddr, num, positionSize, priceOf } from "../context";
 import { qty } from "../text";
 import { USD_STABLES } from "../vocab";
 import { otherSide, unattributed } from "./alternatives";
+import { capByReadings, isOpen, lineByReadings } from "./readings";
 
 type Ctx = Record<string, unknown> | null;
 type Cap = Extract<Constraint, { kind: "cap" }>;
@@ -43,6 +44,9 @@ export interface Item {
 /** The figures of the action a cap in `unit` measures. */
 export function measure(view: ActionView, unit: string, ctx: Ctx): Item[] {
   const items: Item[] = [];
+  // A figure with several readings is measured reading by reading (checks/readings.ts); measured as itself it has
+  // no value, so a reader that forgets its readings holds the action rather than passing it.
+  if (unit === OPEN_UNIT || unit === OWN_UNIT) return [{ what: "the amount this action moves", value: null, atMark: false }];
   const isUsd = unit === "USD";
   const stableUnit = USD_STABLES.has(unit);
   for (const o of view.orders) {
@@ -96,6 +100,7 @@ export function checkCap(capIn: Cap, view: ActionView, ctx: Ctx): Finding[] {
     if (base === null) return [{ type: "unknown", message: `The context does not give ${c.limitOf.path}, so the ${c.limitOf.pct}% limit ("${c.rule}") cannot be computed.` }];
     c = { ...c, limit: { value: (base * c.limitOf.pct) / 100, unit: "USD" } };
   }
+  if (isOpen(c.limit)) return capByReadings(c, view, (k) => checkCap(k, view, ctx));
   if (c.period !== "action") return checkCumulative(c, view, ctx);
   if (!inScope(c.scope, view)) return [];
   // An exception's own cap ("except a top-up of at most 0.01 SOL to context.x") counts only the moves to its recipients.
@@ -253,6 +258,10 @@ const LINE_EXTRA: Partial<Record<CapScope, Activity[]>> = { transfer: ["redeem",
 
 export function checkEscalateAbove(c: Extract<Constraint, { kind: "escalate_above" }>, view: ActionView, ctx: Ctx): Finding[] {
   if (!inScope(c.scope, view) && !view.activities.some((a) => LINE_EXTRA[c.scope]?.includes(a))) return [];
+  // A line on withdrawals ("Withdrawals above 500 ...") does not hold a deposit into a pool or vault.
+  if (c.exempt && view.activities.length > 0 && view.activities.every((a) => c.exempt?.includes(a))) return [];
+  if (isOpen(c.limit)) return lineByReadings(c, view, (k) => checkEscalateAbove(k, view, ctx));
+  if (c.activities && !view.activities.some((a) => c.activities!.includes(a))) return [];
   const out: Finding[] = [];
   const limit = fmtQ(c.limit.value, c.limit);
   const items = measure(view, c.limit.unit, ctx);

@@ -6,7 +6,7 @@
  * may be a fraction or a percentage) decides only when both readings agree.
  */
 import type { ActionView, Condition, Finding } from "../types";
-import { addressesIn, atPath, canonSym, normAddr, num } from "../context";
+import { addressesIn, atPath, canonSym, normAddr, num, isRec } from "../context";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -36,7 +36,6 @@ function hostsIn(v: unknown): string[] {
   return all.filter((x) => /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i.test(x));
 }
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function entryFor(map: Record<string, unknown>, asset: string): number | null {
   const want = canonSym(asset);

@@ -5,7 +5,7 @@ import type { Activity, ActionView, Constraint, Finding } from "../types";
 import { checkCap, checkEscalateAbove, checkLeverage, checkSlippage } from "./amounts";
 import { checkBeneficiary, checkList } from "./lists";
 import { checkFeeRate } from "./approval-bounds";
-import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, checkSide } from "./orders";
+import { checkApprovalExact, checkOrderType, checkPriceCap, checkReduceOnly, checkSide, checkTwapDuration } from "./orders";
 import { ACT_NOUN, checkForbid, checkScope } from "./scope";
 import { checkFloor, checkPriceFloor } from "./ranges";
 import { checkCounterpartyNotes } from "./notes";
@@ -14,6 +14,9 @@ import { checkPayeeAmount } from "./payee-amounts";
 import { checkPayeeOnce } from "./payee-once";
 import { checkGrants } from "./grants";
 import { checkHealthFloor } from "./health";
+import { checkPositionRule } from "./positions";
+import { checkBalanceFloor } from "./balance-floor";
+import { checkPostShare } from "./post-share";
 import { gateFindings } from "./conditions";
 
 type Ctx = Record<string, unknown> | null;
@@ -28,7 +31,8 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
   const grants = cs.filter((c): c is Extract<Constraint, { kind: "grant" }> => c.kind === "grant");
   if (grants.length) out.push(...checkGrants(grants, view, ctx));
   for (const c of cs) {
-    if (onlyExits && c.kind !== "forbid" && c.kind !== "allow" && c.kind !== "deny") continue;
+    // "Never close positions" still binds the reduce-only exits it is about.
+    if (onlyExits && c.kind !== "forbid" && c.kind !== "allow" && c.kind !== "deny" && !(c.kind === "position_rule" && c.forbids === "close")) continue;
     // Lists and caps folded into a grant are checked only there (checks/grants.ts).
     if ((c.kind === "allow" || c.kind === "cap") && c.grantId !== undefined) continue;
     const from = out.length;
@@ -86,6 +90,12 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
       case "health_floor":
         out.push(...checkHealthFloor(c, view, ctx));
         break;
+      case "balance_floor":
+        out.push(...checkBalanceFloor(c, view, ctx));
+        break;
+      case "post_share":
+        out.push(...checkPostShare(c, view, ctx));
+        break;
       case "leverage_cap":
       case "leverage_escalate":
       case "no_leverage_increase":
@@ -110,8 +120,14 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
       case "reduce_only":
         out.push(...checkReduceOnly(c, orderView, ctx));
         break;
+      case "position_rule":
+        out.push(...checkPositionRule(c, c.forbids === "close" ? view : orderView, ctx));
+        break;
       case "order_type":
         out.push(...checkOrderType(c, typeView));
+        break;
+      case "twap_duration":
+        out.push(...checkTwapDuration(c, orderView));
         break;
       case "price_cap":
         out.push(...checkPriceCap(c, orderView));

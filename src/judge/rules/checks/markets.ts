@@ -7,9 +7,9 @@
  * Invariant: only identifying fields are read (token id, question, slug, condition id). A market's description,
  * category or notes are written by whoever created the market and never place it on a list.
  */
-type Ctx = Record<string, unknown> | null;
+import { isRec } from "../context";
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+type Ctx = Record<string, unknown> | null;
 
 /** The comparison form of a market identifier: lower case, runs of anything but letters and digits as one space. */
 export const normMarket = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();

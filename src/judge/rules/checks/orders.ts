@@ -34,16 +34,24 @@ export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: Action
   const opening = c.allowed === "long" ? "sell" : "buy";
   for (const o of view.orders) {
     if (o.marketType === "prediction" || o.marketType === "spot" || o.reduceOnly) continue;
+    // "longs only on HYPE": other coins are free of it; an order whose coin is unknown may be on HYPE.
+    if (c.assets && o.asset && !c.assets.includes(o.asset)) continue;
+    if (c.assets && !o.asset) {
+      out.push({ type: "unknown", message: `The order's asset is unknown, so whether "${c.rule}" covers it cannot be told.` });
+      continue;
+    }
     if (o.side === null) {
       out.push({ type: "unknown", message: `The order's side is unknown, so "${c.rule}" cannot be checked.` });
       continue;
     }
     if (o.side !== opening) continue;
-    // A non-reduce-only sell that only trims an existing long is not a short, but nothing stops it overshooting.
+    // A sell no larger than the long context.positions shows only trims it: it cannot leave the account short.
     const pos = o.asset ? positionSize(o.asset, ctx) : null;
     const closes = pos !== null && o.size !== null && (c.allowed === "long" ? pos >= o.size : -pos >= o.size);
-    if (closes) out.push({ type: "unknown", message: `The ${desc(o)} order is not reduce-only; it may only trim the existing position, but "${c.rule}" leaves that unclear.` });
-    else out.push({ type: "violation", message: `The ${desc(o)} order could open a ${c.allowed === "long" ? "short" : "long"} position, which "${c.rule}" forbids.` });
+    // Without the owner saying trims are fine ("selling down my long is fine"), a non-reduce-only trim is held:
+    // "sells: reduce-only, always (no shorts)" may mean the flag itself, which no reader may have taken.
+    if (closes && !c.trimOk) out.push({ type: "unknown", message: `The ${desc(o)} order is not reduce-only; it may only trim the existing position, but "${c.rule}" leaves that unclear.` });
+    else if (!closes) out.push({ type: "violation", message: `The ${desc(o)} order could open a ${c.allowed === "long" ? "short" : "long"} position, which "${c.rule}" forbids.` });
   }
   return out;
 }
@@ -100,6 +108,14 @@ export function checkOrderType(c: Extract<Constraint, { kind: "order_type" }>, v
   for (const o of view.orders) {
     const problems: string[] = [];
     const types = typesOf(o);
+    // "anything bigger than $1,000 goes through a TWAP": smaller orders are free of it; an unknown size is not.
+    if (c.above !== undefined) {
+      if (o.notionalUsd === null) {
+        out.push({ type: "unknown", message: `The order's notional is unknown, so whether "${c.rule}" binds it cannot be told.` });
+        continue;
+      }
+      if (o.notionalUsd <= c.above) continue;
+    }
     if (o.orderType === null && !o.tif) {
       out.push({ type: "unknown", message: `The order type is not known, so "${c.rule}" cannot be checked.` });
       continue;
@@ -182,6 +198,19 @@ export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exac
     if (a.amount === null) out.push({ type: "unknown", message: `The approved amount is unknown, so "${c.rule}" cannot be checked.` });
     else if ((target.token && a.token && target.token !== a.token) || Math.abs(a.amount - target.amount) > 1e-9 * Math.max(1, target.amount))
       out.push({ type: "violation", message: `The approval is for ${a.amount} ${a.token}, not the exact ${target.amount} ${target.token ?? ""} of the pending swap ("${c.rule}").` });
+  }
+  return out;
+}
+
+/** "a TWAP must run at least 20 minutes": binds TWAP orders only. */
+export function checkTwapDuration(c: Extract<Constraint, { kind: "twap_duration" }>, view: ActionView): Finding[] {
+  const out: Finding[] = [];
+  for (const o of view.orders) {
+    if (o.orderType !== "twap") continue;
+    const m = o.minutes ?? null;
+    if (m === null) out.push({ type: "unknown", message: `The TWAP's duration is not known, so "${c.rule}" cannot be checked.` });
+    else if (c.min !== undefined && m < c.min) out.push({ type: "violation", message: `The TWAP runs ${m} minutes, shorter than the ${c.min} minutes of "${c.rule}".` });
+    else if (c.max !== undefined && m > c.max) out.push({ type: "violation", message: `The TWAP runs ${m} minutes, longer than the ${c.max} minutes of "${c.rule}".` });
   }
   return out;
 }

@@ -6,13 +6,12 @@
  * never taken as met by a figure it was not shown.
  */
 import type { ActionView, Constraint, Finding } from "../types";
-import { atPath, canonSym, normAddr, num } from "../context";
+import { atPath, canonSym, normAddr, num, isRec } from "../context";
 import { USD_STABLES } from "../vocab";
 
 type Ctx = Record<string, unknown> | null;
 type PayeeAmount = Extract<Constraint, { kind: "payee_amount" }>;
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const sameAddr = (a: unknown, b: string): boolean => typeof a === "string" && /^(?:0x[0-9a-f]+|[1-9A-HJ-NP-Za-km-z]{32,44})$/i.test(a.trim()) && normAddr(a) === normAddr(b);
 
 /** Keys that hold something other than the payee's amount: dates, ids, counts, shares, token metadata. */
@@ -46,6 +45,17 @@ function figureOf(entry: unknown): { value: number; unit: string | null } | null
   return { value: num(v) as number, unit: unit && unit[1].toLowerCase() !== "amount" ? unit[1].toUpperCase() : null };
 }
 
+/** "awarded_usdc minus paid_usdc": both fields must be numbers in the entry; the unit is the first one's. */
+function differenceOf(entry: unknown, d: { plus: string; minus: string }): { value: number; unit: string | null } | null {
+  if (!isRec(entry)) return null;
+  const field = (k: string): number | null => num(Object.entries(entry).find(([key]) => key.toLowerCase() === k.toLowerCase())?.[1]);
+  const a = field(d.plus);
+  const b = field(d.minus);
+  if (a === null || b === null) return null;
+  const unit = /(?:^|_)(usd|usdc|usdt|dai|eth|weth|sol|btc|strk|hype)$/i.exec(d.plus);
+  return { value: a - b, unit: unit ? unit[1].toUpperCase() : null };
+}
+
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 export function checkPayeeAmount(c: PayeeAmount, view: ActionView, ctx: Ctx): Finding[] {
@@ -57,7 +67,7 @@ export function checkPayeeAmount(c: PayeeAmount, view: ActionView, ctx: Ctx): Fi
   for (const m of moves) {
     const entries = c.refs.flatMap((r) => entriesOf(m.to as string, atPath(ctx, r)));
     if (entries.length === 0) continue; // not a listed payee: the recipient list decides that.
-    const figs = entries.map(figureOf);
+    const figs = entries.map((e) => (c.diff ? differenceOf(e, c.diff) : figureOf(e)));
     const fig = figs[0];
     if (!fig || figs.some((f) => !f || !close(f.value, fig.value))) {
       out.push({ type: "unknown", message: `The list entry for ${m.to} does not give one amount, so "${c.rule}" cannot be checked.` });
@@ -74,7 +84,7 @@ export function checkPayeeAmount(c: PayeeAmount, view: ActionView, ctx: Ctx): Fi
       out.push({ type: "unknown", message: `The amount of the payment to ${m.to} is not shown, so "${c.rule}" cannot be checked.` });
       continue;
     }
-    const shown = `${fig.value}${fig.unit ? ` ${fig.unit}` : ""}`;
+    const shown = `${fig.value}${fig.unit ? ` ${fig.unit}` : ""}${c.diff ? ` (${c.diff.plus} minus ${c.diff.minus})` : ""}`;
     if (c.mode === "exact" && !close(paid, fig.value)) out.push({ type: "violation", message: `The payment of ${paid} ${m.asset ?? ""} to ${m.to} is not the ${shown} listed for that payee ("${c.rule}").` });
     if (c.mode === "max" && paid > fig.value && !close(paid, fig.value)) out.push({ type: "violation", message: `The payment of ${paid} ${m.asset ?? ""} to ${m.to} is more than the ${shown} listed for that payee ("${c.rule}").` });
   }

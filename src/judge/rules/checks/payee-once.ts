@@ -4,12 +4,11 @@
  * recipient lists ({"Priya": {address}}, [{name, address}]), so both are compared. A missing list is a missing fact.
  */
 import type { ActionView, Constraint, Finding } from "../types";
-import { atPath, normAddr } from "../context";
+import { atPath, normAddr, isRec } from "../context";
 
 type Ctx = Record<string, unknown> | null;
 type PayeeOnce = Extract<Constraint, { kind: "payee_once" }>;
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const key = (s: string): string => (/^0x[0-9a-f]+$/i.test(s.trim()) ? normAddr(s) : s.trim().toLowerCase());
 
 /** Every string the paid list holds: items, keys whose value is not false, names and addresses of entries. */

@@ -4,12 +4,11 @@
  * payment whose host or payee is not shown, is a missing fact.
  */
 import type { ActionView, Constraint, Finding } from "../types";
-import { addressesIn, atPath, normAddr } from "../context";
+import { addressesIn, atPath, normAddr, isRec } from "../context";
 
 type Ctx = Record<string, unknown> | null;
 type HostPayee = Extract<Constraint, { kind: "host_payee" }>;
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 export const hostOf = (s: string): string => s.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:].*$/, "").replace(/\.$/, "");
 
 const HOSTNAME = /^(?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/:].*)?$/i;

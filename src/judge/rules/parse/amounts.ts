@@ -1,14 +1,16 @@
 /**
  * Numeric rules: per-action caps, cumulative budgets (daily, weekly, total), "needs a human above X"
- * thresholds, leverage caps and slippage caps. Each amount in a clause is read with the words around it
+ * thresholds, and slippage caps (leverage: leverage.ts). Each amount in a clause is read with the words around it
  * (a small window bounded by punctuation and the neighbouring amounts), so "Max notional $2,000 per order",
  * "each order's notional must stay under $1,500" and "$20/day budget" all parse the same way.
  */
 import { HUMAN_SIGN_RE, REFERRAL_RE, REFERRAL_TAIL } from "./human";
-import type { CapScope, Constraint, Period, Quantity } from "../types";
+import { OPEN_UNIT, type CapScope, type Constraint, type Period, type Quantity } from "../types";
 import { consume, globalRe, parseNumber, scan, type Clause } from "../text";
-import { cappedActivity } from "./cap-activity";
+import { cappedActivity, lineExempt } from "./cap-activity";
 import { add, asSymbol, type ParseState } from "./state";
+import { USD_STABLES } from "../vocab";
+import { FIGURE_THEN_CAP, HELD, NOT_AN_AMOUNT, OPEN_TAIL, heldValues, openFigure } from "./open-figures";
 
 const NUM = String.raw`(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
 const MULT = String.raw`(?:k|m|mm|bn|thousand|million)`;
@@ -21,7 +23,7 @@ export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|shoul
 const CAP_RE = new RegExp(String.raw`\b(?:${CAP_WORDS})\b`, "gi");
 const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|in excess of|north of|upwards of|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
 const AFTER_THRESHOLD = /^\s*(?:or more|or above|and above|and up|or higher|and over|plus)\b/i;
-const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
+export const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
 const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
 
@@ -33,10 +35,11 @@ const ESCALATE_BASE =
  */
 export const ESCALATE_RE = new RegExp(`(?:${REFERRAL_RE.source}|${ESCALATE_BASE.source}|${HUMAN_SIGN_RE.source})${REFERRAL_TAIL}`, "gi");
 
+// "Month budget: 12,000 USDC", "day cap 2k": the period word used as a noun before the budget's own noun.
 const PERIODS: Array<[Period, RegExp]> = [
-  ["day", /\bday(?:['’]s)?\s+(?:total|sum)\b|\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
-  ["week", /\bweek(?:['’]s)?\s+(?:total|sum)\b|\b(?:per|a|each|every|any|in a|in one|within one|in any one|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
-  ["month", /\bmonth(?:['’]s)?\s+(?:total|sum)\b|\b(?:per|a|each|every|any|in a|in one|within one|in any one|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)['’]s\b(?=\s+(?:\w+\s+)?(?:payments?|payouts?|transfers?|spend(?:ing)?|outflows?|orders?|purchases?|total)\b)/gi],
+  ["day", /\bday(?:['’]s)?\s+(?:total|sum|budget|cap|limit|ceiling|allowance)\b|\b(?:per|a|each|every|any|in a|within a|in one|a single)\s+(?:calendar\s+|trading\s+)?day\b|\bdaily\b|\b(?:per|in any|any|a|each|rolling)\s+24[- ]?(?:h|hr|hrs|hours?)(?:\s+(?:period|window))?\b|\b24[- ]?(?:h|hr|hours?)(?:\s+(?:period|window|rolling))?\b|\btoday\b|\/\s?day\b|\/\s?24h\b|\ba day\b/gi],
+  ["week", /\bweek(?:['’]s)?\s+(?:total|sum|budget|cap|limit|ceiling|allowance)\b|\b(?:per|a|each|every|any|in a|in one|within one|in any one|rolling|this|the current)\s+(?:calendar\s+)?week\b|\bweekly\b|\b7[- ]days?\b|\/\s?week\b/gi],
+  ["month", /\bmonth(?:['’]s)?\s+(?:total|sum|budget|cap|limit|ceiling|allowance)\b|\b(?:per|a|each|every|any|in a|in one|within one|in any one|rolling|this|the current)\s+(?:calendar\s+)?month\b|\bmonthly\b|\b30[- ]days?\b|\/\s?month\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)['’]s\b(?=\s+(?:\w+\s+)?(?:payments?|payouts?|transfers?|spend(?:ing)?|outflows?|orders?|purchases?|total)\b)/gi],
 ];
 // A calendar or fiscal quarter has no period of its own: it is a running total, checked against the counter the
 // rules name for it (a quarter-to-date figure); with none named, only a total counter can serve, or it escalates.
@@ -56,7 +59,7 @@ export function namedScope(text: string): CapScope {
 }
 
 /** A token's own unit (not dollars, not shares): what an alternative per asset is written in. */
-const tokenUnit = (u: string): boolean => u !== "USD" && u !== "SHARES";
+const tokenUnit = (u: string): boolean => u !== "USD" && u !== "SHARES" && u !== OPEN_UNIT;
 
 /** Words that count a figure per action ("per bet", "each payment", "a swap", "/order"): a budget beside them is per action. */
 const ACTION_UNIT = /\b(?:per|each|every|(?:a|any|one)\s+single)\s+(?!(?:day|week|month|quarter|year|calendar|rolling|fiscal|24)\b)\w+|\b(?:a|an|any|one|in one|in a)\s+(?:\w+\s+)?(?:orders?|trades?|bets?|wagers?|swaps?|payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|transactions?|txs?|tickets?|tips?|deposits?|entr(?:y|ies)|purchases?|actions?|operations?|times?)\b|\/\s?(?:order|trade|bet|swap|payment|transfer|call|request|tx)\b/i;
@@ -97,6 +100,39 @@ function readAmounts(c: Clause): Amount[] {
     }
     out.push({ start: m.index, end: m.index + m[0].length, q: { value: v, unit }, raw: m[0] });
   }
+  // "maximum 1.200 USDC": a held figure (1.2 or 1,200) with its unit written after it.
+  for (const m of c.text.matchAll(new RegExp(String.raw`(${HELD})\s*(usd|dollars?|bucks|[A-Za-z][A-Za-z0-9]{1,9})\b`, "gi"))) {
+    const held = heldValues(m[1], c.refs.numbers);
+    const unit = /^(usd|dollars?|bucks)$/i.test(m[2]) ? "USD" : asSymbol(m[2]);
+    if (held && unit && !c.used[m.index]) out.push({ start: m.index, end: m.index + m[0].length, q: openFigure(held, [unit]), raw: m[0] });
+  }
+  return out;
+}
+
+/** Words of trading, where a figure is usually notional in dollars rather than a count of the coin. */
+const TRADING = /\b(?:perps?|perpetuals?|futures|trad(?:e|es|ing)|orders?|positions?|longs?|shorts?|notional|leverage)\b/i;
+
+/**
+ * "max 500 per order", "2,000 max per invoice", "anything over 40 ask me first": a figure with no unit, followed by
+ * the action it counts or a human phrase. Always open (dollars or the action's own units), even beside a token
+ * name: "SOL perps, max 500 per order" is far likelier $500 than 500 SOL, and taking the token would let a $1,800
+ * order through.
+ */
+function openFigures(c: Clause, amounts: Amount[]): Amount[] {
+  const out: Amount[] = [];
+  if (NOT_AN_AMOUNT.test(c.text)) return out;
+  const capThen = new RegExp(String.raw`\b(?:${CAP_WORDS})\s+(${NUM}|${HELD})(?<!,)\b(?![.,]\d)`, "gi");
+  for (const re of [capThen, FIGURE_THEN_CAP]) {
+    for (const m of c.text.matchAll(globalRe(re))) {
+      const start = re === capThen ? m.index + m[0].length - m[1].length : m.index;
+      const end = start + m[1].length;
+      if (c.used[start] || [...amounts, ...out].some((a) => a.start <= start && start < a.end)) continue;
+      const held = heldValues(m[1], c.refs.numbers);
+      const v = held ? null : parseNumber(m[1]);
+      if ((v === null && !held) || !OPEN_TAIL.test(c.text.slice(end))) continue;
+      out.push({ start, end, q: openFigure(held ?? [v as number]), raw: m[1] });
+    }
+  }
   return out;
 }
 
@@ -126,89 +162,16 @@ function findIn(c: Clause, re: RegExp, from: number, to: number): RegExpExecArra
   return last;
 }
 
-function firstIn(c: Clause, re: RegExp, from: number, to: number): RegExpExecArray | null {
+export function firstIn(c: Clause, re: RegExp, from: number, to: number): RegExpExecArray | null {
   const g = globalRe(re);
   g.lastIndex = from;
   const m = g.exec(c.text);
   return m && m.index + m[0].length <= to ? m : null;
 }
 
-const take = (c: Clause, m: RegExpExecArray | null): void => {
+export const take = (c: Clause, m: RegExpExecArray | null): void => {
   if (m) consume(c, m.index, m.index + m[0].length);
 };
-
-/** Words for "every asset the rule did not name" ("max 3x on alts, 8x on BTC and ETH"). */
-const OTHER_ASSETS = String.raw`alts|altcoins|alt-?coins|alt\s+perps|other\s+(?:assets|coins|markets|perps|tokens|names)|everything\s+else|anything\s+else|the\s+rest|all\s+others|others`;
-
-/**
- * Leverage caps per asset or group in one clause: "max 3x on alts, max 8x on BTC and ETH", "5x for SOL, 2x for
- * everything else". A group of "the others" needs a named set beside it to be the complement of; without one
- * nothing is read here, and the clause stays for the general reader (or is not understood).
- */
-function parseLeverageByAsset(c: Clause, st: ParseState, rule: string): void {
-  const word = String.raw`(?!(?:max|maximum|at|up|capped|cap|limit|leverage|lev|but|except|everything|anything|the|others?|alts|altcoins|all)\b)[A-Za-z][A-Za-z0-9]{1,9}`;
-  const list = String.raw`(?:${OTHER_ASSETS}|${word}(?:\s*(?:,|/|&|\band\b|\bor\b)\s*${word})*)`;
-  const re = new RegExp(String.raw`(?:\b(?:${CAP_WORDS})\s+)?(\d+(?:\.\d+)?)\s*x(?:\s+(?:max(?:imum)?|leverage|lev))?\s+(?:on|for)\s+(?:the\s+)?(${list})(?:\s+perps?)?\b`, "gi");
-  const parts: Array<{ max: number; assets: string[] | null; at: [number, number] }> = [];
-  for (let m = re.exec(c.text); m; m = re.exec(c.text)) {
-    const group = new RegExp(String.raw`^(?:${OTHER_ASSETS})$`, "i").test(m[2].trim());
-    const assets = group ? null : m[2].split(/\s*(?:,|\/|&|\band\b|\bor\b)\s*/i).map((w) => asSymbol(w.trim()));
-    if (assets && assets.some((a) => a === null)) return; // a word that is not an asset: not this shape
-    parts.push({ max: Number(m[1]), assets: assets as string[] | null, at: [m.index, m.index + m[0].length] });
-  }
-  const named = parts.flatMap((p) => p.assets ?? []);
-  // Only with a group for "the rest" is every asset covered; named caps alone leave the others to the general reader.
-  if (parts.length < 2 || named.length === 0 || parts.filter((p) => !p.assets).length !== 1) return;
-  for (const p of parts) {
-    add(st, p.assets ? { kind: "leverage_cap", max: p.max, assets: p.assets, rule } : { kind: "leverage_cap", max: p.max, except: named, rule });
-    consume(c, p.at[0], p.at[1]);
-  }
-  scan(c, /\bleverage(?:\s+(?:limits?|caps?|ceilings?|maximums?))?\b\s*:?/gi, () => undefined);
-}
-
-/** Leverage caps ("Leverage at most 5x", "max 3x leverage"), bans on changing it, and "no leverage". */
-export function parseLeverage(c: Clause, st: ParseState, rule: string): void {
-  if (!/leverage|\d\s*x\b/i.test(c.text)) return;
-  const from = st.constraints.length;
-  readLeverage(c, st, rule);
-  // "Leverage you can put up to 5x": once the clause's figure is read, its subject word is read with it.
-  if (st.constraints.slice(from).some((k) => k.kind === "leverage_cap" || k.kind === "leverage_escalate")) scan(c, /\bleverage\b/gi, () => undefined);
-}
-
-function readLeverage(c: Clause, st: ParseState, rule: string): void {
-  parseLeverageByAsset(c, st, rule);
-  // "Leverage changes above 5x need my sign-off": above the figure a human decides; it is not a hard cap.
-  const esc = /leverage/i.test(c.text) ? firstIn(c, ESCALATE_RE, 0, c.text.length) : null;
-  if (esc) {
-    scan(c, /\b(?:above|over|beyond|past|higher than|greater than|more than|exceeding|in excess of)\s+(\d+(?:\.\d+)?)\s*x\b/gi, (m) => {
-      add(st, { kind: "leverage_escalate", above: Number(m[1]), rule });
-      take(c, esc);
-    });
-  }
-  // "Never raise leverage above 3x": a cap on the setting, not a ban on every increase.
-  scan(c, /\b(?:never|do not|don't|must not|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:increase|raise|bump|set|push|take|put|run|use|change|move|adjust|lift)\s+(?:the\s+|any\s+|our\s+)?leverage\s+(?:above|over|beyond|past|higher than|more than|greater than)\s+(\d+(?:\.\d+)?)\s*x\b/gi, (m) => {
-    add(st, { kind: "leverage_cap", max: Number(m[1]), rule });
-  });
-  scan(c, /\b(?:never|do not|don't|must not|no|not|cannot|can't|should not|may not)\s+(?:ever\s+)?(?:change|changes|changing|modify|modifying|adjust|adjusting|update|updating|alter|altering|touch|touching|set|setting|edit|editing)\s+(?:the\s+|any\s+|account\s+)?leverage(?:\s+settings?)?(?:\s+(?:on|for)\s+any\s+(?:market|asset|position))?\b|\bno\s+leverage\s+(?:changes?|adjustments?|updates?|modifications?)\b|\bleverage\s+(?:changes?|adjustments?|updates?|modifications?)\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|banned|disallowed)\b|\bleave\s+(?:the\s+)?leverage\s+(?:settings?\s+)?(?:as it is|as is|unchanged|alone)\b|\bleverage\s+(?:settings?\s+)?(?:must|should)\s+(?:not\s+change|stay\s+(?:unchanged|the same|as is))\b/gi, () => {
-    add(st, { kind: "forbid", activities: ["leverage"], label: "changing leverage", rule });
-  });
-  scan(c, /\b(?:never|do not|don't|must not|not|cannot|should not)\s+(?:increase|raise|bump|add)\s+(?:the\s+)?leverage\b|\bno\s+leverage\s+increases?\b/gi, () => {
-    add(st, { kind: "no_leverage_increase", rule });
-  });
-  scan(c, /\b(?:no|without|zero)\s+leverage(?:d)?(?:\s+trading)?\b(?!\s+(?:above|over|beyond|greater|higher|more|exceeding|in excess|of more))|\bunleveraged\b|\b1x\s+only\b|\bonly\s+1x\b/gi, () => {
-    add(st, { kind: "leverage_cap", max: 1, rule });
-  });
-  const capLev = new RegExp(
-    String.raw`\b(?:(?:max(?:imum)?\s+)?leverage\s*[:=]?\s+(?:(?:must|should|may|can|shall)\s+(?:be\s+|stay\s+|remain\s+)?)?(?:is\s+|of\s+|capped\s+|limited\s+|limit\s+|cap\s+)?(?:(?:${CAP_WORDS})\s+)?(?:of\s+|at\s+|to\s+)?(\d+(?:\.\d+)?)\s*x?(?:\s+(?:or\s+(?:less|lower|below|under)|max(?:imum)?|at most))?|(?:${CAP_WORDS})\s+(\d+(?:\.\d+)?)\s*x(?:\s+(?:max(?:imum)?\s+)?leverage)?|(\d+(?:\.\d+)?)\s*x\s+(?:max(?:imum)?\s+leverage|leverage\s+(?:max(?:imum)?|cap|limit)|max(?:imum)?|or less|at most|cap|leverage)|(?:max(?:imum)?|cap|limit)\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*x)\b`,
-    "gi",
-  );
-  scan(c, capLev, (m) => {
-    const n = Number(m[1] ?? m[2] ?? m[3] ?? m[4]);
-    if (!Number.isFinite(n)) return false;
-    const strict = STRICT.test(m[0]);
-    add(st, { kind: "leverage_cap", max: strict ? n - 1e-9 : n, rule });
-  });
-}
 
 function periodOf(c: Clause, from: number, to: number): { period: Period; m: RegExpExecArray | null } {
   for (const [p, re] of PERIODS) {
@@ -293,10 +256,20 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     const units = [...new Set(amounts.filter((a) => a.q).map((a) => a.q!.unit))];
     const clauseUnit = units.length === 1 && /^\s*(?:[,;.)]|$|(?:and|or|then)\b)/i.test(c.text.slice(start + bm[1].length)) ? units[0] : null;
     // "bets under 25 bucks u can just place ... nothing over 75, ever": after a review band, a bare figure is in its unit.
-    const unit = syms.length === 1 ? syms[0] : syms.length === 0 && st.stableOnly ? "USD" : (clauseUnit ?? (syms.length === 0 ? st.bareUnit : null));
-    if (v === null || !unit) continue;
+    // "SOL perps, max 500.": in a clause about trading, the one token it names is no unit for the figure beside it
+    // ($500 of notional is the likelier reading, and taking 500 SOL let a $1,800 order through); both readings are
+    // kept. "stake HYPE, at most 200." moves the token itself, and a dollar stablecoin agrees with dollars anyway.
+    const named = syms.length === 1 && (USD_STABLES.has(syms[0]) || !TRADING.test(c.text)) ? syms[0] : null;
+    const unit = syms.length === 1 ? named : syms.length === 0 && st.stableOnly ? "USD" : (clauseUnit ?? (syms.length === 0 ? st.bareUnit : null));
+    if (v === null) continue;
+    // "max 500." with nothing to take a unit from: every reading is kept (open-figures.ts).
+    if (!unit || unit === OPEN_UNIT) {
+      if (!NOT_AN_AMOUNT.test(c.text)) amounts.push({ start, end: start + bm[1].length, q: openFigure([v]), raw: bm[1] });
+      continue;
+    }
     amounts.push({ start, end: start + bm[1].length, q: { value: v, unit }, raw: bm[1] });
   }
+  amounts.push(...openFigures(c, amounts));
   amounts.sort((a, b) => a.start - b.start);
   const escalateAll = firstIn(c, ESCALATE_RE, 0, c.text.length);
   const groupWords: Array<{ cap: RegExpExecArray | null; period: Period; scope: CapScope }> = [];
@@ -408,7 +381,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       take(c, thr);
       // "Any order or withdrawal above $5,000 needs my sign-off": a human line naming two kinds binds both, so it binds all.
       const kinds = SCOPES.filter(([k, re]) => k !== "any" && re.test(scopeText)).length;
-      add(st, { kind: "escalate_above", limit: q, scope: kinds > 1 ? "any" : scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), rule });
+      // "Withdrawals above 500 USDC require human approval" does not hold a deposit into a pool (cap-activity.ts).
+      const exempt = kinds > 1 ? undefined : lineExempt(c.text.slice(0, a.start));
+      add(st, { kind: "escalate_above", limit: q, scope: kinds > 1 ? "any" : scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), exempt, rule });
       take(c, escalate);
     } else {
       add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, alts: pairAlts, rule });

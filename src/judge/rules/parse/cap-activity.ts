@@ -29,3 +29,27 @@ export function cappedActivity(text: string): Activity[] | undefined {
     .filter((a): a is Activity[] => !!a);
   return units.length === 1 ? units[0] : undefined;
 }
+
+/** Words naming a kind of action in a human line's subject, each with the family it belongs to. */
+const LINE_NOUNS: Array<[RegExp, string]> = [
+  [/^withdraw\w*$/i, "withdrawal"],
+  [/^(?:deposit\w*|suppl(?:y|ies|ying)|transfer\w*|send\w*|sent|pay\w*|move\w*|spend\w*|grant\w*|tip\w*|disburse\w*|outflow\w*|bridg\w*)$/i, "other"],
+  [/^(?:order\w*|trade\w*|trading|swap\w*|buy\w*|sell\w*|bet\w*|position\w*|borrow\w*|loan\w*|repay\w*|stak\w*|delegat\w*|approv\w*)$/i, "other"],
+  [/^(?:anything|everything|action\w*|tx|txs|transactions?)$/i, "other"],
+];
+
+/**
+ * "Withdrawals above 500 USDC require human approval": a human line whose subject names withdrawals and no other kind
+ * of action does not hold a deposit into a lending pool or vault (money going in is never a withdrawal), so a 15,000
+ * USDC supply is not held by it. Owners call many outflows a withdrawal (a send from the wallet, a stake account's
+ * withdraw), so the line keeps holding every other kind of action; and deposits are never narrowed the other way
+ * ("deposits to the exchange above 5k" may be a plain transfer).
+ */
+export function lineExempt(subject: string): Activity[] | undefined {
+  const families = new Set<string>();
+  for (const w of subject.match(/[A-Za-z]+/g) ?? []) {
+    const hit = LINE_NOUNS.find(([re]) => re.test(w));
+    if (hit) families.add(hit[1]);
+  }
+  return families.size === 1 && families.has("withdrawal") ? ["supply", "vault_deposit"] : undefined;
+}

@@ -24,7 +24,7 @@
  * names is refused (held for a human when the owner wrote "anything else: ask me"); a grant that says to whom
  * nowhere, beside grants that do and with no global recipient list, cannot pass a move on its own.
  */
-import type { Activity, CapRule, Constraint, GrantRule } from "../types";
+import { OPEN_UNIT, type Activity, type CapRule, type Constraint, type GrantRule } from "../types";
 import { uniq } from "./state";
 
 type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
@@ -81,7 +81,7 @@ function trailingCaps(next: SentenceSpan | undefined, cs: Constraint[], assets: 
   const idx = Array.from({ length: next.to - next.from }, (_, k) => next.from + k);
   if (!idx.every((i) => itemCap(cs[i]))) return [];
   const units = idx.map((i) => (cs[i] as CapRule).limit.unit);
-  if (units.some((u) => u === "USD" || (assets.length > 0 && !assets.includes(u)))) return [];
+  if (units.some((u) => u === "USD" || u === OPEN_UNIT || (assets.length > 0 && !assets.includes(u)))) return [];
   return idx;
 }
 
@@ -121,7 +121,7 @@ function unitOf(span: SentenceSpan, cs: Constraint[], next?: SentenceSpan): Unit
   }
   // "allow usdSend -> context.desks, max 2500 USDC per send": the token the cap counts is what the permission moves.
   const named = assets.length > 0;
-  if (!named) assets.push(...caps.map((c) => c.limit.unit).filter((u) => u !== "USD"));
+  if (!named) assets.push(...caps.map((c) => c.limit.unit).filter((u) => u !== "USD" && u !== OPEN_UNIT));
   // "ETH may be sent only as gas top-ups of at most 0.02 ETH", "small ETH top-ups, at most 0.01 ETH, may be sent to
   // those same people": a word of sending with a named asset (or a cap in a token, said as a permission) permits
   // moving it, even where no recogniser read the verb. Never a sentence with a negation: "never send more than 0.5
@@ -133,7 +133,7 @@ function unitOf(span: SentenceSpan, cs: Constraint[], next?: SentenceSpan): Unit
     caps.push(cs[i] as CapRule);
     members.push(i);
   }
-  if (assets.length === 0) assets.push(...caps.map((c) => c.limit.unit).filter((u) => u !== "USD"));
+  if (assets.length === 0) assets.push(...caps.map((c) => c.limit.unit).filter((u) => u !== "USD" && u !== OPEN_UNIT));
   if (assets.length === 0) return null;
   const activities = uniq(acts.filter((a) => GRANT_MOVES.includes(a)));
   return { text: span.text, activities: activities.length ? activities : [...GRANT_MOVES], universal, assets: uniq(assets.map((a) => a.toUpperCase())), recipients: uniq(recipients), refs: uniq(refs), caps, members, permits };
@@ -173,7 +173,7 @@ function split(u: Unit): Unit[] {
     const asset = p.find((a) => a.kind === "asset")?.value as string;
     const w = p.find((a) => a.kind === "who")?.value as string;
     // A cap counted in a token belongs to the part moving that token; a cap in dollars binds every part (stricter).
-    const caps = u.caps.filter((c) => c.limit.unit === "USD" || c.limit.unit === asset);
+    const caps = u.caps.filter((c) => c.limit.unit === "USD" || c.limit.unit === OPEN_UNIT || c.limit.unit === asset);
     return { ...u, assets: [asset], refs: u.refs.includes(w) ? [w] : [], recipients: u.recipients.includes(w) ? [w] : [], caps };
   });
 }
@@ -234,7 +234,7 @@ function ownRows(a: Unit, b: Unit): boolean {
   const wb = who(b);
   if (!wa.length || !wb.length || !a.caps.length || !b.caps.length) return false;
   // Each row's caps count its own asset (a dollar cap could be meant for every row: merged, the stricter reading).
-  if (![...a.caps, ...b.caps].every((c) => c.limit.unit !== "USD")) return false;
+  if (![...a.caps, ...b.caps].every((c) => c.limit.unit !== "USD" && c.limit.unit !== OPEN_UNIT)) return false;
   return !wb.some((w) => wa.includes(w));
 }
 

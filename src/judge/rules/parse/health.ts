@@ -13,6 +13,8 @@ const AFTER = String.raw`(?:\s+(?:after|following)\s+(?:the|this|each|every|any)
 const FORMS = [
   new RegExp(String.raw`${HF}\s+${VERB}${BOUND}\s*(\d+(?:\.\d+)?)${AFTER}`, "gi"),
   new RegExp(String.raw`\b${BOUND}\s*(\d+(?:\.\d+)?)\s+${HF}${AFTER}`, "gi"),
+  // "HF after the borrow at least 1.6", "health factor following each withdrawal must stay above 1.5".
+  new RegExp(String.raw`${HF}${AFTER.replace(/\)\?$/, ")")}\s+${VERB}${BOUND}\s*(\d+(?:\.\d+)?)`, "gi"),
 ];
 /** "never let the health factor drop below 1.5", "HF may not fall under 1.3". */
 const DROP = new RegExp(String.raw`\b(?:never\s+let|don'?t\s+let|do\s+not\s+let|must\s+not\s+let)\s+(?:the\s+|our\s+)?${HF}\s+(?:drop|fall|go|sink)\s+(?:below|under)\s+(\d+(?:\.\d+)?)${AFTER}|${HF}\s+(?:may|must|should|shall|can)\s*(?:not|never|n't)\s+(?:drop|fall|go|sink)\s+(?:below|under)\s+(\d+(?:\.\d+)?)${AFTER}`, "gi");

@@ -63,6 +63,10 @@ export const REFERRAL_RE = new RegExp(
     // "needs the approval of the board", "requires the written sign-off of the Head of Risk", "need the risk desk's sign-off"
     String.raw`\b(?:needs?|requires?|required|subject to|must (?:have|get|obtain)|only with)\s+(?:(?:the|a|an|prior|written|explicit|manual|formal)\s+)*(?:approval|sign[- ]?off|consent|authori[sz]ation|agreement|ok|okay|say-?so|blessing|countersignature|signature)\s+(?:of|from|by)\s+${TARGET}`,
     String.raw`\b(?:needs?|requires?|subject to|must (?:have|get|obtain)|only with)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?[\w-]+(?:['’]s|s['’])\s+(?:(?:written|explicit|prior|formal)\s+)?(?:approval|sign[- ]?off|consent|ok|okay|go-?ahead|signature|countersignature|blessing|review)`,
+    // "Transfers above 2,500 STRK need the council first", "requires the board beforehand": the body itself, then the action
+    String.raw`\b(?:needs?|requires?)\s+${TARGET}\s+(?:first|beforehand|in\s+advance|up\s+front)\b`,
+    // "require council approval", "needs board consent", "subject to committee review": a role's approval as one noun
+    String.raw`\b(?:needs?|requires?|required|subject to)\s+(?:(?:a|an|the|prior|written|explicit|formal)\s+)*${ROLE}\s+(?:approval|sign[- ]?off|consent|ok|okay|go-?ahead|vote|authori[sz]ation|review|clearance)\b`,
     // "requires dual approval", "multisig sign-off", "2-of-3 signatures"
     String.raw`\b(?:(?:needs?|requires?|required|subject to|under|with)\s+)?(?:(?:a|an)\s+)?(?:dual|double|two-person|multi-?sig|multisignature|\d-of-\d|two-key|joint)\s+(?:approval|sign[- ]?off|signatures?|authori[sz]ation|control|signing)`,
     // "only after the risk desk has signed off", "not until the CFO approves"

@@ -7,52 +7,53 @@
 import type { Activity, Constraint } from "../types";
 import { consume, makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
 import { RECIPIENT_WORDS } from "../vocab";
-import { isBackground, isPreamble, labelPrefixEnd } from "./preamble";
-import { parseAboveThat, parseAmounts, parseLeverage } from "./amounts";
+import { isLeadIn, isProcedure } from "./procedure";
+import { isBackground, isPreamble, isWalletTitle, labelPrefixEnd } from "./preamble";
+import { parseAboveThat, parseAmounts } from "./amounts";
+import { parseLeverage } from "./leverage";
 import { parseSlippage } from "./slippage";
 import { parsePriceCap } from "./price";
 import { parsePriceRange, parseRanges, restatesBound } from "./ranges";
 import { parseHealthFloor } from "./health";
+import { parseBalanceFloor } from "./balance-floor";
+import { readBases } from "./bases";
+import { parseStateGate } from "./state-gates";
+import { parseSumLimit } from "./sum-limits";
+import { parsePostShare } from "./post-share";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
-import { isClosingSentence, parseExhaustive, routeAssetList } from "./routes";
+import { isClosingSentence, parseExhaustive } from "./routes";
 import { readCloser } from "./closers";
-import { buildGrants, type SentenceSpan } from "./grants";
+import { type SentenceSpan } from "./grants";
+import { bindToSentenceActivity } from "./clause-activity";
+import { isDismissal, RESTATED_DISMISSAL, settleDismissal } from "./dismissals";
 import { parseApprovalScope } from "./approvals";
 import { restatesNoException, settleExceptionCap } from "./exception-caps";
 import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
 import { resolvePronouns, unresolvedGrant } from "./pronouns";
-import { assignCounters, parseCounterDecl, parseShareCaps } from "./counters";
+import { parseCounterDecl, parseShareCaps } from "./counters";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isTrustNotice } from "./trust-notices";
-import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP, settleFramePayees } from "./frame";
-import { bindPerpLists, perpList } from "./perp-lists";
-import { isLimiting, type ClauseReading } from "./reading";
-import { LIMITS_SOMETHING, settleReferences, shorten } from "./settle";
+import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP } from "./frame";
+import { perpList } from "./perp-lists";
+import { isLimiting } from "./reading";
+import { LIMITS_SOMETHING, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
 import { bindCondition, OPENS_CONDITION, prohibits, readCondition, readLeadingCondition, UNREAD_CONDITION, type ConditionRead } from "./conditions";
 import { noteBandUnit, readAloneTier } from "./tiers";
-import { isReferralTail, withoutHeldRefusal, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence, settleReferrals } from "./referrals";
-import { hasPayeeRule, parseHostPayees, RESTATED_PAYEE, settleHostPayees } from "./payees";
-import { parsePayeeAmounts, settlePayeeAmounts } from "./payee-amounts";
-import { parsePayeeOnce, settlePayeeOnce } from "./payee-once";
+import { isReferralTail, withoutHeldRefusal, parseDoubt, parseNoAsk, parseReferralBand, readReferralSentence } from "./referrals";
+import { parseHostPayees, RESTATED_PAYEE } from "./payees";
+import { parsePayeeAmounts } from "./payee-amounts";
+import { parsePayeeOnce } from "./payee-once";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
-import { consumeDescriptions, consumePurposeSubject, guardPurposeObjects, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
+import { consumeDescriptions, consumePurposeSubject, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
+import { parsePositionRules } from "./positions";
+import { parseTwapDuration } from "./twap";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
 
-export interface ParsedIntent {
-  constraints: Constraint[];
-  /** One sentence per entry: what was not understood. */
-  unknown: string[];
-  /** Activities the intent permits (explicitly, or via its label when no sentence does). */
-  permitted: Activity[];
-  /** True when some sentence explicitly permits activities ("you may", "trade only ..."). */
-  explicitScope: boolean;
-  self: string[];
-  /** Per clause, how it was read (constraint, descriptive, not understood) and the words it ignored. */
-  clauses: ClauseReading[];
-}
+import { finishParse, type ParsedIntent } from "./finish";
+export type { ParsedIntent };
 
 // "just", "solely", "exclusively": a label that says what the account is *only* for is a scope, read as a rule.
 /** "YES or NO shares": outcomes of a prediction market ("NO" here is not a negation). */
@@ -78,6 +79,10 @@ const RATIFIED = /^\s*(?:(?:this|the|our)\s+)?(?:(?:mandate|policy|rules|charter
 /** "we don't restrict by day", "we don't limit the time of day": says there is no such rule. */
 const NO_TIME_RULE =
   /^\s*(?:and\s+|so\s+)?(?:(?:we|i)\s+)?(?:don['’]t|do not|won['’]t|will not|never)\s+(?:restrict|limit|care about|mind)\s+(?:(?:by|on|the|which|what)\s+)*(?:day|days|time|times|hour|hours|weekday|weekdays|weekends?|dates?|schedule|timing)(?:\s+of\s+(?:the\s+)?(?:week|day))?\s*[.!]?\s*$/i;
+
+/** "to any address other than", "anywhere but", "to anyone except": the exception names the only destination. */
+const OTHER_THAN_DEST = /\b(?:to|into)\s+(?:any(?:one|body|where)?|an?)\s*(?:(?:address|wallet|account|recipient|destination|one)(?:es|s)?\s+)?(?:other\s+than|but|except|apart\s+from|besides)\s|\banywhere\s+(?:but|except|other\s+than)\s/i;
+const DEST_DIMS = new Set(["recipient", "spender", "contract"]);
 
 /** A line keyed by a prohibition: "Prohibited: ...", "Not allowed: ...", "Off limits: ...". */
 const PROHIBITION_KEY = /^\s*(?:prohibited|forbidden|not allowed|not permitted|disallowed|banned|off[- ]limits|never allowed)\s*:/i;
@@ -118,6 +123,11 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   // "never alone" after a referral; "no need to ask me" and "if anything's off, ping me" (referrals.ts).
+  // "testnet payments are useless to us, dont bother with those": the dismissal restated (dismissals.ts).
+  if (!first && RESTATED_DISMISSAL.test(c.text) && isDismissal(sentence)) {
+    consume(c, 0, c.text.length);
+    return [];
+  }
   if (!first && isReferralTail(c.text, sentence)) {
     consume(c, 0, c.text.length);
     return [];
@@ -160,15 +170,21 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseSlippage(c, st, rule);
   parsePriceRange(c, st, rule);
   parseHealthFloor(c, st, rule);
+  parseBalanceFloor(c, st, rule);
+  if (!first) parseStateGate(c, st, rule, inherit);
   parsePriceCap(c, st, rule);
   parseSide(c, st, rule);
   parseProtective(c, st, rule);
   parseReduceOnly(c, st, rule);
+  parsePositionRules(c, st, rule);
+  parseTwapDuration(c, st, rule);
   parseOrderType(c, st, rule, sentence);
   parseSwapMode(c, st, rule);
   parseSwapDirection(c, st, rule);
   // "anything larger needs approval" looks back at this sentence and the one before it.
   parseAboveThat(c, st, capsFrom);
+  parseSumLimit(c, st, rule);
+  parsePostShare(c, st, rule);
   parseShareCaps(c, st, rule);
   parseReferralBand(c, st, rule);
   parseRanges(c, st, rule);
@@ -208,33 +224,6 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   return parsePositive(c, st, rule, { inherit, capClause, produced: st.constraints.length > before, permitted: st.constraints.slice(before).some((k) => k.kind === "permit") });
 }
 
-/**
- * Allowlists of one kind written in several places ("Pay Oakridge 0x.. up to $500. Pay Brightline 0x.. up to
- * $800.", one bullet per payee) are one list: the owner names every allowed one, in as many sentences as they like.
- * Lists bound to different activities or to a route's assets stay apart.
- */
-function unionAllowlists(cs: Constraint[]): void {
-  type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
-  const first = new Map<string, ListC>();
-  for (let i = 0; i < cs.length; i++) {
-    const k = cs[i];
-    if (k.kind !== "allow" || k.forAssets?.length || k.grantId !== undefined || k.dim === "marketType" || k.dim === "assetClass") continue;
-    const key = `${k.dim}|${[...k.activities].sort().join(",")}`;
-    const head = first.get(key);
-    if (!head) {
-      const copy: ListC = { ...k, values: [...k.values], refs: k.refs ? [...k.refs] : undefined };
-      first.set(key, copy);
-      cs[i] = copy;
-      continue;
-    }
-    head.values = uniq([...head.values, ...k.values]);
-    if (k.refs?.length) head.refs = uniq([...(head.refs ?? []), ...k.refs]);
-    if (!head.rule.includes(k.rule)) head.rule = `${head.rule}; ${k.rule}`;
-    cs.splice(i, 1);
-    i--;
-  }
-}
-
 // Agents send the same rules with every request: parsing is pure, so remember recent intents.
 const CACHE = new Map<string, ParsedIntent>();
 const CACHE_MAX = 256;
@@ -255,7 +244,9 @@ function parseUncached(intent: string): ParsedIntent {
   // On prediction markets a "stake" is the amount bet, not staking.
   const text = st.prediction ? markBetTopics(!/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent) : intent;
   // "Token approvals burned us. Don't do them.": a pronoun prohibition names the activity before it (pronouns.ts).
-  const sentences = resolvePronouns(splitSentences(protect(text, refs)));
+  const protectedText = protect(text, refs);
+  const sentences = resolvePronouns(splitSentences(protectedText));
+  readBases(protectedText, refs.ctx, st);
   let prevStart = 0;
   const restatedPayee: number[] = [];
   const sentenceSpans: SentenceSpan[] = [];
@@ -273,14 +264,17 @@ function parseUncached(intent: string): ParsedIntent {
     }
     const sentenceFrom = st.constraints.length;
     sentenceSpans.push({ text: rule, from: sentenceFrom, to: sentenceFrom });
-    if (frame.has(at) || isReadFirst(s)) {
+    if (frame.has(at) || isReadFirst(s) || isWalletTitle(s)) {
       prevStart = st.constraints.length;
       parseLabel(makeClause(s, rule, refs), st, s.length, rule);
+      // A closing line can be a dismissal too ("Testnet payments are useless to us."): it names what is out.
+      settleDismissal(s, st.constraints, sentenceFrom);
       if (PAYEE_GROUP.test(s)) framePayees.push(st.readings.length);
       st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - sentenceFrom }, (_, k) => sentenceFrom + k), ignored: [], unread: [] });
       continue;
     }
-    if (isBackground(s)) {
+    // Records of adoption, reports after the fact, the route for exceptions, "ask me if unsure" (procedure.ts).
+    if (isBackground(s) || isProcedure(s)) {
       prevStart = st.constraints.length;
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
       continue;
@@ -303,15 +297,18 @@ function parseUncached(intent: string): ParsedIntent {
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
       continue;
     }
-    if (isPreamble(s)) {
+    // A lead-in ("... within these limits:", "here is the agreed scope for ...") reads like a preamble (procedure.ts).
+    if (isPreamble(s) || isLeadIn(s)) {
       prevStart = st.constraints.length;
       const from = st.constraints.length;
       parseLabel(makeClause(s, rule, refs), st, s.length, rule);
+      settleDismissal(s, st.constraints, from);
       st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - from }, (_, k) => from + k), ignored: [], unread: [] });
       continue;
     }
     const clauses = splitClauses(withoutHeldRefusal(s)).map((t) => makeClause(t, rule, refs));
     const before = st.constraints.length;
+    const readingsFrom = st.readings.length;
     let inherit: Activity[] = [];
     const spans: Array<[number, number]> = [];
     // "If X is above N, never Y" (conditions.ts): the condition of this clause, or of the clause before it.
@@ -337,6 +334,18 @@ function parseUncached(intent: string): ParsedIntent {
     // "Prohibited: withdrawing anywhere but the vault", a child of a "Prohibited" title (structure/titles.ts), a line
     // ticked "❌": whatever the words would permit, a prohibition's key never grants, so such a line is not read.
     if (PROHIBITION_KEY.test(s) && st.constraints.slice(before).some((k) => k.kind === "permit" || k.kind === "allow")) {
+      // "Prohibited: withdrawing to any address other than the Safe (context.safe)": the exception names the only
+      // destination, so what stays is that destination list, bound to the activity, with no permission (a narrowing
+      // only). Any other shape is not read.
+      const produced = st.constraints.slice(before);
+      const dests = produced.filter((k) => k.kind === "allow" && DEST_DIMS.has(k.dim));
+      if (OTHER_THAN_DEST.test(s) && dests.length > 0 && produced.every((k) => k.kind === "permit" || k.kind === "allow")) {
+        st.constraints.length = before;
+        for (const k of dests) st.constraints.push(k);
+        st.readings.push({ clause: rule, reading: "constraint", constraints: dests.map((_, n) => before + n), ignored: [], unread: [] });
+        prevStart = before;
+        continue;
+      }
       st.constraints.length = before;
       const question = `Not understood: "${shorten(rule)}" (a prohibition whose words would permit something).`;
       st.unknown.push(question);
@@ -346,7 +355,11 @@ function parseUncached(intent: string): ParsedIntent {
     }
     // "pay contributors ..., only to addresses in context.contributors": the noun is explained by the list.
     if (st.constraints.slice(before).some((k) => k.kind === "beneficiary" || ((k.kind === "allow" || k.kind === "deny") && ["recipient", "spender", "contract"].includes(k.dim))))
-      for (const c of clauses) scan(c, RECIPIENT_WORDS, () => undefined);
+      for (const c of clauses) {
+        scan(c, RECIPIENT_WORDS, () => undefined);
+        // "to my other addr 0x..": the owner's second address, named by the list beside it; "other" limits nothing.
+        scan(c, /\b(?:my|our)\s+other(?=\s+(?:addr|address|wallet|account|acct)\b)/gi, () => undefined);
+      }
     clauses.forEach((c, i) => {
       if (i > 0 && restatesBound(c.text, st.constraints.slice(spans[0][0], spans[i][0]))) consume(c, 0, c.text.length);
       const produced = Array.from({ length: spans[i][1] - spans[i][0] }, (_, k) => spans[i][0] + k);
@@ -372,50 +385,11 @@ function parseUncached(intent: string): ParsedIntent {
         st.readings.push({ clause: text, reading: "not understood", constraints: produced, ignored, unread, question });
       } else st.readings.push({ clause: text, reading: produced.length ? "constraint" : "descriptive", constraints: produced, ignored, unread: [] });
     });
+    // "ETH sends: ..., at most 0.1 ETH each": a figure naming nothing it counts counts what its sentence is about.
+    bindToSentenceActivity(s, st.constraints, before);
+    // "testnet payments are useless to us": what a dismissal names is ruled out, not listed (dismissals.ts).
+    if (settleDismissal(s, st.constraints, before)) for (const r of st.readings.slice(readingsFrom)) r.constraints = r.constraints.filter((j) => j < st.constraints.length);
     prevStart = before;
   }
-  bindPerpLists(st.constraints, perpLists);
-  sentenceSpans.forEach((sp, i) => (sp.to = i + 1 < sentenceSpans.length ? sentenceSpans[i + 1].from : st.constraints.length));
-  for (const r of st.reinforce) {
-    const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
-    if (has) continue;
-    if (r.forbid) {
-      st.constraints.push({ kind: "forbid", activities: r.forbid.activities, label: r.forbid.label, external: r.forbid.external, rule: r.rule });
-      const reading = st.readings.find((x) => x.clause === r.rule && x.reading === "descriptive");
-      if (reading) Object.assign(reading, { reading: "constraint", constraints: [st.constraints.length - 1] });
-    }
-    else st.unknown.push(`Not understood: "${r.rule}" (no list of allowed ones is given).`);
-  }
-  settleHostPayees(st);
-  settlePayeeAmounts(st);
-  settlePayeeOnce(st);
-  // Without a payee rule to restate, the conditional is a rule nobody read: it holds every payment.
-  if (!hasPayeeRule(st))
-    for (const i of restatedPayee) {
-      const question = `Not understood: "${st.readings[i].clause}" (no payee rule it could restate).`;
-      st.unknown.push(question);
-      st.readings[i] = { ...st.readings[i], reading: "not understood", unread: ["else"], question };
-    }
-  settleFramePayees(st, framePayees);
-  settleReferences(st);
-  settleReferrals(st);
-  guardPurposeObjects(st);
-  assignCounters(st);
-  // Before lists are unioned: the lists and caps a grant folds in are then left out of the union.
-  const grants = buildGrants(st.constraints, sentenceSpans, intent);
-  unionAllowlists(st.constraints);
-  const routeList = routeAssetList(st.constraints);
-  if (routeList) st.constraints.push(routeList);
-  st.constraints.push(...grants);
-  // "- USDC -> context.vendors, <= 12k per tx" beside "- ETH -> context.keepers ...": each grant permits paying its
-  // recipients even when no verb was written.
-  const permits = [...st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : [])), ...grants.flatMap((g): Activity[] => (g.universal ? ["transfer", "payment"] : []))];
-  return {
-    constraints: st.constraints,
-    unknown: st.unknown,
-    permitted: uniq(permits.length ? permits : st.labelPermits),
-    explicitScope: permits.length > 0,
-    self: st.self,
-    clauses: st.readings,
-  };
+  return finishParse(st, intent, { sentenceSpans, perpLists, restatedPayee, framePayees });
 }

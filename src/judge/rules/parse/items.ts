@@ -155,6 +155,8 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     push(it.venues, VENUES[m[1].toLowerCase()]);
   });
   scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
+  // "swaps: jup only": "jup" in lower case (or capitalised) is Jupiter, the venue; "JUP" in capitals stays the token.
+  scan(c, /\b(?:jup|Jup)\b(?!\s*[:=])/g, () => push(it.venues, "jupiter"));
   scan(c, /§h(\d+)/g, (m) => push(it.hosts, c.refs.hosts[Number(m[1])]));
   scan(c, /\b(?:the\s+)?outcomes?\s+§q(\d+)(?:\s+(?:or|and)\s+§q(\d+))?/gi, (m) => {
     push(it.outcomes, c.refs.quotes[Number(m[1])]);
@@ -210,6 +212,9 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     if (mode === "label") return false;
     // "this bot does payroll on base for us": whom the agent works for, not where money goes.
     if (/^for$/i.test(m[1]) && /\b(?:us|ourselves)$/i.test(m[0]) && /\b(?:does|do|handles?|runs?|manages?|works?|looks after|takes care of)\b[^.;,]*$/i.test(t.slice(0, m.index)))
+      return;
+    // "testnet payments are useless to us", "that is worth nothing to us": whom a judgement is for, not a payee.
+    if (/^to$/i.test(m[1]) && /\b(?:us|ourselves)$/i.test(m[0]) && /\b(?:useless|pointless|worthless|no use|irrelevant|unimportant|important|useful|worth\s+\w+|annoying|confusing|new|known)\s*$/i.test(t.slice(0, m.index)))
       return;
     // "whatever comes out goes back to this wallet" with no address of its own in the intent: the wallet the
     // action is sent from (SENDER_REF, resolved by the checks from the transaction itself, never from context).

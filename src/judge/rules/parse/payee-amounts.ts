@@ -32,7 +32,24 @@ function pathsIn(c: Clause, text: string): string[] {
   return [...text.matchAll(/§c(\d+)/g)].map((m) => c.refs.ctx[Number(m[1])]).filter((p): p is string => !!p);
 }
 
+/**
+ * "No transfer shall exceed the unpaid balance of the recipient's award (awarded_usdc minus paid_usdc, in
+ * context.grantees)", "each payout at most allocated - claimed (fields of context.members)": the figure is the
+ * difference of two fields of the payee's entry. The words naming it ("the unpaid balance of ...") are read with
+ * it only when they carry no negation, exception or figure of their own.
+ */
+const KEY = String.raw`([A-Za-z][A-Za-z0-9_]{1,40})`;
+const DIFF = new RegExp(
+  String.raw`\b(?:(?:no|each|any|every|a)\s+(?:single\s+)?)?(?:transfers?|payments?|payouts?|disbursements?|sends?|grants?|tranches?)?\s*(?:(?:shall|may|must|can|should|will|is\s+to|are\s+to)\s+)?(?:not\s+|never\s+)?(?:exceed|be\s+(?:more|larger|greater)\s+than|go\s+over|be\s+above|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|capped\s+at|within)\s+([^()§]{0,90}?)\s*\(?\s*${KEY}\s+(?:minus|less|-|−)\s+(?:the\s+)?${KEY}\s*,?\s*(?:(?:both\s+)?(?:in|from|see|per|as\s+(?:listed|recorded)\s+in)\s+)?§c(\d+)\s*\)?`,
+  "gi",
+);
+
 export function parsePayeeAmounts(c: Clause, st: ParseState, rule: string): void {
+  if (/\b(?:minus|less)\b|\s[-−]\s/i.test(c.text))
+    scan(c, DIFF, (m) => {
+      if (/\b(?:no|not|never|only|except|unless|but|without)\b|\d/i.test(m[1])) return false;
+      add(st, { kind: "payee_amount", mode: "max", refs: [c.refs.ctx[Number(m[4])]], diff: { plus: m[2], minus: m[3] }, rule });
+    });
   const found = (mode: PayeeAmount["mode"]) => (m: RegExpExecArray) => {
     add(st, { kind: "payee_amount", mode, refs: pathsIn(c, m[0]), rule });
   };

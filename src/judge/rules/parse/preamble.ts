@@ -84,3 +84,19 @@ export function labelPrefixEnd(text: string): number {
   }
   return -1;
 }
+
+/**
+ * "sol hot wallet rules (kev):", "ETH ops account policy:": a title line naming the wallet the rules below are for.
+ * A token or chain written before "wallet" / "account" says which wallet it is (the Solana hot wallet), not which
+ * assets it may touch, so the line is read as a label (chains and venues only), never as an asset list. Only a line
+ * that ends at its colon, names a place that holds money and a rules word, and carries no limit word or figure.
+ */
+const TITLE_PLACE = /\b(?:wallet|account|acct|treasury|safe|multisig|sub-?account)\b/i;
+const TITLE_WORD = /\b(?:rules?|polic(?:y|ies)|limits|config|settings|setup|guidelines|mandate)\b/i;
+export function isWalletTitle(s: string): boolean {
+  const m = /^\s*([^:\n]{1,80}):\s*$/.exec(s);
+  if (!m) return false;
+  const head = m[1].replace(/\([^()]{0,30}\)/g, " ");
+  const danger = LABEL_DANGER.test(labelText(head).replace(/\brules?\b/gi, " "));
+  return !danger && TITLE_PLACE.test(head) && TITLE_WORD.test(head) && head.trim().split(/\s+/).length <= 8;
+}

@@ -49,6 +49,13 @@ const CLOSERS: RegExp[] = [
   /^\s*(?:any|all)?\s*(?:other\s+)?(?:transfers?|payments?|payouts?|sends?|moves?|transactions?|actions?|disbursements?)\s+(?:not\s+(?:covered|listed|described|named|mentioned|permitted)\s+(?:by|in|above|here)|outside(?:\s+of)?)\b[^.;]{0,60}?(?:\b(?:is|are)\s+(?:prohibited|forbidden|not\s+(?:permitted|allowed)|banned)|\b(?:shall|must|may|will|can)\s*(?:not|never)\s+be\s+(?:executed|done|made|sent|carried\s+out)(?:\s+by\s+the\s+(?:agent|bot))?)\s*[.!]?\s*$/i,
   /^\s*(?:deny|block|reject)\s*[:=]?\s*(?:\*|all|everything(?:\s+else)?|anything(?:\s+else)?)\s*(?:\(\s*(?:anything|everything)\s+(?:not\s+(?:listed|mentioned|allowed)|else)(?:\s+(?:above|here))?\s*\))?\s*$/i,
   /^\s*(?:any\s+)?other\s+(?:payments?|transfers?|sends?|transactions?|payouts?)\s+(?:(?:he|she|it|they|the\s+(?:agent|bot)|you)\s+)?(?:must|may|should|shall|can)\s*(?:not|never)(?:\s+(?:do|make|send|be\s+(?:made|done|sent)))?\s*[.!]?\s*$/i,
+  // "Everything else is off", "anything else: out" (session 22): the list written is the only one.
+  /^\s*(?:and\s+)?(?:anything|everything|all)\s+else\s*(?:is\s+|:\s*)?(?:off|out|a\s+no|denied|refused|not\s+ok(?:ay)?)\s*[.!]?\s*$/i,
+  // "Nothing in this letter authorises transfers to third parties": the document grants nothing beyond what it says.
+  // Only with no figure, bound or exception in it ("... payments above $5k" is a cap, not a closer).
+  /^\s*(?:and\s+)?nothing\s+(?:in|of)\s+(?:this|these|the)\s+(?:letter|mandate|policy|document|resolution|instructions?|rules?|note|email|memo|agreement|section|schedule|authori[sz]ation)s?\s+(?:authori[sz]es|permits|allows|grants|empowers|entitles|covers)\b(?![^.;]*(?:\d|\$|%|§[a-z]\d|\b(?:above|over|more|less|under|below|beyond|except|unless|but|other\s+than|only|without|if|when)\b))[^.;]{0,100}[.!]?\s*$/i,
+  // "no other transfers", "- no other payments pls": a bullet closing the list of moves the lines above permit.
+  /^\s*(?:and\s+)?no\s+other\s+(?:transfers?|payments?|payouts?|sends?|withdrawals?|transactions?)(?:\s+(?:at\s+all|please|pls|allowed|permitted))?\s*[.!]?\s*$/i,
   // "It does nothing else.", "The bot may do nothing more": the subject is the agent, the rest closes the list.
   /^\s*(?:and\s+)?(?:it|this\s+(?:wallet|account|agent|bot)|the\s+(?:agent|bot|wallet|account))\s+(?:does|may\s+do|can\s+do|will\s+do|should\s+do|is\s+to\s+do)\s+nothing\s+(?:else|more)\s*[.!]?\s*$/i,
   /^\s*(?:that['’]s|that\s+is|thats)\s+all\s+(?:(?:this|the|our)\s+)?(?:wallet|account|agent|bot|it)\s+(?:does|may\s+do|can\s+do|is\s+for|is\s+allowed\s+to\s+do)\s*[.!]?\s*$/i,

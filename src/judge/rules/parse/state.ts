@@ -26,6 +26,8 @@ export interface ParseState {
   counters: Array<{ path: string; words: string }>;
   /** Referral clauses read only if the rest of the rules permit what they name or check the list they doubt (referrals.ts). */
   referrals: Array<{ rule: string; needs: { activities?: Activity[]; dims?: ListDim[] } }>;
+  /** Figures the rules name in words and point at once ("the bankroll is in context.bankroll_usdc"): noun -> path (bases.ts). */
+  bases: Map<string, string>;
   /** The unit of the intent's last review-band figure, for a later band written bare ("25 to 75 text me", tiers.ts). */
   bareUnit?: string;
 }
@@ -43,6 +45,7 @@ export function newState(intent: string): ParseState {
     readings: [],
     counters: [],
     referrals: [],
+    bases: new Map(),
   };
 }
 

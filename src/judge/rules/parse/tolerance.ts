@@ -163,6 +163,8 @@ const FRAGMENTS: Array<[RegExp, (k: Constraint) => boolean]> = [
   [new RegExp(CAUTION.source.replace("(?:^|,\\s*|\\s+)", "^\\s*"), "i"), (k) => CAP_KINDS.has(k.kind)],
   [/^\s*(?:and\s+)?(?:never|not|no|nothing|none)\s+(?:(?:a|one|single)\s+(?:cent|penny|dollar|bit|unit)\s+)?(?:more|higher|bigger|larger|greater|above|over|beyond)(?:\s+than\s+(?:that|this|it))?(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i, (k) => CAP_KINDS.has(k.kind)],
   [new RegExp(NO_MARGIN_RULE.source.replace("(?:^|,\\s*|\\s+)", "^\\s*"), "i"), () => true],
+  // "never sell, not even to take profit": the ban on selling (or closing) already covers every reason to sell.
+  [/^\s*(?:and\s+)?not\s+even\s+(?:to|for|when|if|at)\s+(?:(?:take|taking|lock|locking|book|booking|cut|cutting|exit|exiting|close|closing|realis\w*|realiz\w*)\s+)?(?:(?:a|in|some|the|my|our)\s+)?(?:profits?|gains?|losses?|a\s+loss|it|them|out|positions?|stop[- ]loss)?\s*[.!]*\s*$/i, (k) => (k.kind === "side" && k.allowed === "buy") || (k.kind === "position_rule" && k.forbids === "close")],
   [/^\s*(?:and\s+)?nothing\s+(?:more|further)\s*[.!]*\s*$/i, (k) => k.kind === "allow" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0)],
   [new RegExp(String.raw`^\s*(?:and\s+)?${EMPHASIS}\s*[.!]*\s*$`, "i"), (k) => k.kind !== "permit"],
 ];

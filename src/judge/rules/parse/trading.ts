@@ -4,6 +4,8 @@
  */
 import { consume, scan, type Clause } from "../text";
 import { ESCALATE_RE } from "./amounts";
+import { readSizeThreshold } from "./twap";
+import type { Constraint } from "../types";
 import { add, asSymbol, type ParseState } from "./state";
 
 const NEG = String.raw`(?:no|never|not|do not|don't|must not|mustn't|cannot|can't|should not|may not)`;
@@ -48,6 +50,64 @@ export function parseMarginMode(c: Clause, st: ParseState, rule: string): void {
   );
 }
 
+/** "i never want to be short", "I don't wanna go long": the owner's wish is the rule. */
+const WANT = String.raw`(?:(?:want|wanna|intend|plan)\s+(?:to\s+)?|like\s+to\s+)?`;
+/**
+ * The coins a direction rule names right after it ("longs only on HYPE", "never short hype", "no shorts in BTC or
+ * ETH"): only a run of token symbols counts, and it is consumed; anything else leaves the rule on every coin.
+ */
+function sideAssets(c: Clause, m: RegExpExecArray, keep = false): { assets?: string[] } {
+  const end = m.index + m[0].length;
+  const lead = /^\s+(?:(?:on|in|for|with)\s+)?(?:the\s+)?/.exec(c.text.slice(end));
+  if (!lead) return {};
+  const syms: string[] = [];
+  let at = end + lead[0].length;
+  let stop = end;
+  for (;;) {
+    const w = /^([A-Za-z][A-Za-z0-9]{0,9})\b/.exec(c.text.slice(at));
+    const sym = w ? asSymbol(w[1]) : null;
+    if (!w || !sym) break;
+    syms.push(sym);
+    stop = at + w[0].length;
+    const sep = /^\s*(?:,|\/|&|\band\b|\bor\b)\s*/.exec(c.text.slice(stop));
+    if (!sep) break;
+    at = stop + sep[0].length;
+  }
+  if (!syms.length) return {};
+  // "only go short ETH" ("only" over the whole phrase) also says which coin is traded: the asset-list reader still
+  // reads the symbols. "longs only on HYPE" limits the direction on HYPE, not the coins.
+  if (!keep) consume(c, end, stop);
+  return { assets: [...new Set(syms)] };
+}
+
+const NEG_START = new RegExp(String.raw`^${NEG}\b|\b(?:not allowed|forbidden|prohibited|banned)\b`, "i");
+
+/**
+ * "longs only on HYPE" beside "SOL and ETH u can trade both ways": the owner trades HYPE too, so a coin a direction
+ * rule names as traded joins the intent's asset list for orders. Only when such a list exists (the rule alone makes
+ * none), and never from a prohibition ("never short DOGE" permits no DOGE).
+ */
+export function joinSideAssets(cs: Constraint[]): void {
+  const named = cs.flatMap((k) => (k.kind === "side" && k.names && k.assets ? k.assets : []));
+  if (!named.length) return;
+  for (let i = 0; i < cs.length; i++) {
+    const k = cs[i];
+    if (k.kind !== "allow" || k.dim !== "asset" || k.grantId !== undefined || k.forAssets?.length) continue;
+    if (k.activities.length && !k.activities.includes("order")) continue;
+    cs[i] = { ...k, values: [...new Set([...k.values, ...named])] };
+  }
+}
+
+/** A rule's direction constraints without coins take the coins another one of the same direction names. */
+function settleSideAssets(st: ParseState, rule: string): void {
+  const mine = st.constraints.filter((k): k is Extract<typeof k, { kind: "side" }> => k.kind === "side" && k.rule === rule && (k.allowed === "long" || k.allowed === "short"));
+  for (const k of mine) {
+    if (k.assets) continue;
+    const named = mine.find((o) => o.allowed === k.allowed && o.assets);
+    if (named) k.assets = named.assets;
+  }
+}
+
 export function parseSide(c: Clause, st: ParseState, rule: string): void {
   // "only long side (buy)": the owner glosses long as buying, so sells (even closing ones) are not plainly allowed.
   // Also "go long (buy side)", "long/buy side only", "long (buys only)"; and the mirror for short (sell).
@@ -65,22 +125,36 @@ export function parseSide(c: Clause, st: ParseState, rule: string): void {
   scan(
     c,
     new RegExp(
-      String.raw`\blong[- ]only\b|\blongs?\s+only\b|\bonly\s+(?:ever\s+)?(?:go\s+|open\s+|take\s+|trade\s+|be\s+|stay\s+|hold\s+|run\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:ever\s+)?(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+|hold\s+)?(?:an?\s+|any\s+)?(?:new\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
+      String.raw`\blong[- ]only\b|\blongs?\s+only\b|\bonly\s+(?:ever\s+)?(?:go\s+|open\s+|take\s+|trade\s+|be\s+|stay\s+|hold\s+|run\s+)?longs?(?:\s+positions?)?\b|\b${NEG}\s+(?:ever\s+)?${WANT}(?:go\s+|open(?:ing)?\s+|take\s+|enter(?:ing)?\s+|be\s+|hold\s+|end\s+up\s+)?(?:an?\s+|any\s+)?(?:new\s+)?(?:net\s+)?short(?:s|ing|ed)?(?:\s+positions?|\s+sell(?:ing)?)?\b|\bshort(?:ing|s)?\s+(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b`,
       "gi",
     ),
-    () => add(st, { kind: "side", allowed: "long", rule }),
+    (m) => {
+      const named = sideAssets(c, m, /^only\b/i.test(m[0]));
+      add(st, { kind: "side", allowed: "long", rule, ...named, ...(named.assets && !NEG_START.test(m[0]) ? { names: true } : {}) });
+    },
   );
   scan(
     c,
-    new RegExp(String.raw`\bshort[- ]only\b|\bshorts?\s+only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:go\s+|open(?:ing)?\s+)?(?:any\s+)?(?:new\s+)?long(?:s|\s+positions?)\b`, "gi"),
-    () => add(st, { kind: "side", allowed: "short", rule }),
+    new RegExp(String.raw`\bshort[- ]only\b|\bshorts?\s+only\b|\bonly\s+(?:go\s+|open\s+|take\s+)?shorts?(?:\s+positions?)?\b|\b${NEG}\s+(?:ever\s+)?${WANT}(?:go\s+|open(?:ing)?\s+|be\s+)?(?:any\s+)?(?:new\s+)?(?:net\s+)?long(?:s|\s+positions?)\b`, "gi"),
+    (m) => {
+      const named = sideAssets(c, m, /^only\b/i.test(m[0]));
+      add(st, { kind: "side", allowed: "short", rule, ...named, ...(named.assets && !NEG_START.test(m[0]) ? { names: true } : {}) });
+    },
   );
+  // Several direction rules in one sentence name their coins once: "longs only on HYPE, never short hype".
+  settleSideAssets(st, rule);
+  // "(selling down or closing my long is fine)": reducing a long is not going short; the rule already allows it.
+  scan(c, /\(?\s*(?:(?:selling\s+(?:down|off)|trimming|reducing|closing|cutting|exiting|taking\s+profit\s+on)(?:\s+(?:or|and|\/)\s+|\s*,\s*)?){1,3}\s*(?:my|our|the|a|an|existing)?\s*(?:long|longs|short|shorts|positions?|bags?|holdings?)\s+(?:is|are)\s+(?:always\s+)?(?:fine|ok|okay|allowed|permitted)\s*\)?/gi, () => {
+    const dir = st.constraints.filter((k): k is Extract<Constraint, { kind: "side" }> => k.kind === "side" && k.rule === rule && (k.allowed === "long" || k.allowed === "short"));
+    if (!dir.length) return false;
+    for (const k of dir) k.trimOk = true;
+  });
   // "don't sell anything without asking me first": the other side is held for a human, not forbidden.
   scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\s+(?:(?:anything|any(?:\s+shares?)?|a\s+thing|positions?)\s+)?without\s+(?:first\s+)?(?:asking|checking with|consulting|confirming with|pinging|approval from)\s+(?:me|us|the owner|a human|someone)(?:\s+first)?\b`, "gi"), (m) => {
     add(st, { kind: "side", allowed: m[1].toLowerCase() === "sell" ? "buy" : "sell", escalate: true, rule });
   });
   // "Never sell", "selling is not allowed", "buy-only": one side of the book only.
-  scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\b(?!\s+(?:more|above|over|at|below|under|than|any\s+\w+\s+(?:more|above)))(?=\s*(?:[,;.]|$|orders?\b|anything\b))|\b(sell|buy)(?:ing|s)?\s+(?:orders?\s+)?(?:is|are)\s+(?:not allowed|not permitted|forbidden|prohibited|banned)\b|\b(buy|sell)[- ]only\b(?!\s+(?:in|on|from|at|into|the|these|those|markets?)\b)`, "gi"), (m) => {
+  scan(c, new RegExp(String.raw`\b${NEG}\s+(?:ever\s+)?(sell|buy)(?:ing)?\b(?!\s+(?:more|above|over|at|below|under|than|any\s+\w+\s+(?:more|above)))(?:\s+(?:(?:any|my|our|the|your)\s+)?(?:shares|positions|tokens|outcome\s+tokens|holdings)\b)?(?=\s*(?:[,;.]|$|orders?\b|anything\b))|\b(sell|buy)(?:ing|s)?\s+(?:orders?\s+)?(?:is|are)\s+(?:not allowed|not permitted|forbidden|prohibited|banned)\b|\b(buy|sell)[- ]only\b(?!\s+(?:in|on|from|at|into|the|these|those|markets?)\b)`, "gi"), (m) => {
     const side = (m[1] ?? m[2] ?? m[3]).toLowerCase();
     const denied = m[3] ? (side === "buy" ? "sell" : "buy") : side;
     add(st, { kind: "side", allowed: denied === "sell" ? "buy" : "sell", rule });
@@ -106,7 +180,8 @@ export function parseReduceOnly(c: Clause, st: ParseState, rule: string): void {
   // "Exits must be reduce-only", "orders that reduce an open position must be marked reduce-only".
   scan(
     c,
-    /\b(?:(?:all|any|every|each)\s+)?(?:exits?|exit orders?|closing orders?|closes|(?:orders?|sells?|trades?)\s+(?:that|which)\s+(?:reduce|close|exit|trim|unwind)(?:\s+(?:an?|the|any|our)?\s*(?:open|existing|current)?\s*(?:positions?|longs?|shorts?|exposure))?)\s+(?:must|should|shall|has to|have to|need to|needs to)\s+(?:always\s+)?(?:be\s+)?(?:marked\s+|flagged\s+|set\s+(?:as\s+)?)?reduce[- ]only\b/gi,
+    // Also "any order that reduces an existing position must carry the reduce-only flag", "... be sent with reduce-only set".
+    /\b(?:(?:all|any|every|each)\s+)?(?:exits?|exit orders?|closing orders?|closes|(?:orders?|sells?|buys?|trades?)\s+(?:that|which)\s+(?:reduce|close|exit|trim|unwind|shrink|cut)s?(?:\s+(?:an?|the|any|our)?\s*(?:open|existing|current)?\s*(?:positions?|longs?|shorts?|exposure))?)\s+(?:must|should|shall|has to|have to|need to|needs to)\s+(?:always\s+)?(?:(?:be\s+)?(?:marked|flagged|set|sent|submitted|placed)\s+(?:as\s+|with\s+)?|be\s+|carry\s+|have\s+|use\s+|include\s+|bear\s+)?(?:the\s+|a\s+)?reduce[- ]only\b(?:\s+(?:flag|bit|option|parameter|param|field)\b)?(?:\s+(?:set|on|enabled)\b)?/gi,
     () => add(st, { kind: "reduce_only", appliesTo: "exits", rule }),
   );
   // "selling is fine, but only to get out of what I already hold": a sell may only reduce a holding, which is what a
@@ -157,6 +232,9 @@ const TYPE_WORDS: Array<[RegExp, string[]]> = [
   [/\bfrontend\s?market(?=\s+orders?\b)|\bFrontendMarket\b/gi, ["market"]],
 ];
 
+/** "post-only is not required", "IOC orders are optional", "GTD is not mandatory": no obligation. */
+const NOT_REQUIRED = /\b(?:is|are)\s+(?:not\s+(?:required|needed|necessary|mandatory|compulsory|obligatory|a\s+must)|optional)\b|\b(?:no\s+need\s+(?:for|to\s+use)|(?:don['’]t|do\s+not|doesn['’]t|does\s+not)\s+(?:have|need)\s+to\s+(?:be|use))\b/i;
+
 /** Per found type word: negated by a "no"/"never" since the previous one, or joined to a negated one by "or"/"and"/",". */
 function negatedLater(text: string, found: Array<{ index: number }>): boolean[] {
   const out: boolean[] = [];
@@ -174,9 +252,19 @@ function negatedLater(text: string, found: Array<{ index: number }>): boolean[] 
 export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence: string): void {
   // "no market orders, limits are fine": the permitted type beside a refused one restricts nothing more.
   scan(c, /\blimits?(?:\s+orders?)?\s+(?:are|is)\s+(?:(?:totally|perfectly|also)\s+)?(?:fine|ok|okay|allowed|good|permitted)\b/gi, () => undefined);
+  // "Post-only is not required", "IOC is optional": says a type is not obligatory, which restricts nothing.
+  // Only when nothing else in the clause could restrict ("GTC only; post-only is not required" is split earlier).
+  if (NOT_REQUIRED.test(c.text) && TYPE_WORDS.some(([re]) => new RegExp(re.source, "i").test(c.text)) && !new RegExp(String.raw`\b(?:${NEG}|only|must|shall|always|forbidden|banned|prohibited)\b`, "i").test(c.text.replace(NOT_REQUIRED, " ").replace(/\b(?:post|maker|liquidity|reduce|close)[- ]only\b/gi, " "))) {
+    for (const [re] of TYPE_WORDS) scan(c, re, () => undefined);
+    scan(c, NOT_REQUIRED, () => undefined);
+    return;
+  }
+  const above = readSizeThreshold(c);
   const found: Array<{ index: number; kinds: string[] }> = [];
   for (const [re, kinds] of TYPE_WORDS) scan(c, re, (m) => void found.push({ index: m.index, kinds }));
   if (found.length === 0) return;
+  // The "only" of a type's own name ("post-only", "add-liquidity-only", "maker-only") narrows nothing.
+  const text = c.text.replace(/\b(post|maker|liquidity|reduce|close)[- ]only\b/gi, "$1 xxxx");
   found.sort((a, b) => a.index - b.index);
   const before = c.text.slice(0, found[0].index);
   const negative = new RegExp(String.raw`\b(?:${NEG}|avoid|without|except|nothing)\b[^,;]*$`, "i").test(before);
@@ -188,11 +276,27 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   // A config line ("order types: GTC", "tif: GTC, GTD") lists the allowed ones.
   // "Orders are to be resting limit orders (GTC or GTD)", "shall be": obligations as much as "must".
   // "You can use stop losses", "take-profits are welcome, use them": a permission, unless "only" or "must" narrows it.
-  const permissive = /\b(?:can|may|could|free\s+to|allowed\s+to|ok\s+to|fine\s+to)\s+(?:also\s+)?use\b|\b(?:are|is)\s+(?:also\s+|always\s+)?(?:good|welcome|fine|ok|okay|allowed|permitted|encouraged)\b|\buse\s+them\b/i.test(c.text);
-  const narrowing = /\b(?:only|must|shall|always(?!\s+(?:fine|ok|okay|good|welcome|allowed|permitted))|exclusively|required|require|(?:are|is|has|have)\s+to\s+be)\b/i.test(c.text);
-  const restricting = (!permissive || narrowing) && (/\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(c.text));
-  if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
-  else if (restricting) {
+  const permissive = /\b(?:can|may|could|free\s+to|allowed\s+to|ok\s+to|fine\s+to)\s+(?:also\s+)?(?:use|be)\b|\b(?:are|is)\s+(?:also\s+|always\s+)?(?:good|welcome|fine|ok|okay|allowed|permitted|encouraged)\b|\buse\s+them\b/i.test(text);
+  const narrowing = /\b(?:only|must|shall|always(?!\s+(?:fine|ok|okay|good|welcome|allowed|permitted))|exclusively|required|require|(?:are|is|has|have)\s+to\s+be)\b/i.test(text);
+  const restricting = (!permissive || narrowing) && (/\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(text));
+  // "You may quote BTC perps with post-only orders": a grant that names how it is done carries the type as its scope
+  // (as "only" would), unlike "post-only orders are permitted" or "you can use post-only orders".
+  const lead = text.slice(0, found[0].index);
+  const grantWith = /\b(?:may|can|could|(?:is|are)\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!(?:also\s+)?use\b)\w+/i.test(lead) && /\b(?:with|via|through|as|using)\s+(?:(?:a|an)\s+)?$/i.test(lead);
+  // "TWAPs above $20,000 need my OK first": the type names what a human threshold counts, not a required type.
+  const referral = new RegExp(ESCALATE_RE.source, "i").test(c.text) && !/\b(?:only|must|always|exclusively)\b/i.test(text);
+  // "Smaller stuff can be a normal limit order" after "anything bigger than $1,000 goes through a TWAP": the rest of
+  // the split, permitted, restricting nothing.
+  if (permissive && !narrowing && st.constraints.some((k) => k.kind === "order_type" && k.above !== undefined)) {
+    scan(c, /^\s*(?:and\s+)?(?:anything\s+|everything\s+)?(?:smaller|below\s+that|under\s+that|less\s+than\s+that|the\s+rest)(?:\s+(?:stuff|ones?|orders?|trades?|sizes?))?\b|\b(?:an?\s+)?(?:normal|plain|regular|simple|ordinary|usual)\b(?=\s+(?:limit|gtc|resting)\b)/gi, () => undefined);
+  }
+  if (referral && above === null) {
+    // left to the threshold readers
+  } else if (above !== null && !negative && !bannedAfter) {
+    // Orders above the figure must be of the named type; smaller ones are free of this clause.
+    add(st, { kind: "order_type", allow: [...new Set(found.flatMap((f) => f.kinds))], deny: [], appliesTo, above, rule });
+  } else if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
+  else if (restricting || grantWith) {
     // "Limit orders only: no trigger orders": a later type under its own negation is denied, not allowed.
     const denied = negatedLater(c.text, found);
     const allow = [...new Set(found.filter((_, i) => !denied[i]).flatMap((f) => f.kinds))];

@@ -9,10 +9,11 @@ import { readMarks } from "./marks";
 import { readNouns } from "./nouns";
 import { readQuestions } from "./qa";
 import { readRows } from "./rows";
+import { readSections } from "./sections";
 import { readTitles } from "./titles";
 
 export function readStructure(raw: string): string {
   const s = readNouns(raw);
   if (!s.includes("\n") && !/[\u2600-\u27ff\u{1f300}-\u{1faff}]|\[[xX ]\]|\bQ\s*:/u.test(s)) return s;
-  return readTitles(readQuestions(readRows(readMarks(s))));
+  return readTitles(readQuestions(readRows(readMarks(readSections(s)))));
 }

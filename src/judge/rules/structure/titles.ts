@@ -32,6 +32,17 @@ function isTitle(line: string): boolean {
 /** "- withdrawals", "• spot trading", "1) borrowing": the list mark is layout. */
 const stripMark = (line: string): string => line.replace(/^[ \t]*(?:[-*•·]|\d{1,2}[.)])[ \t]+/, "").trim();
 
+/** A bullet item: "- x", "• x", "1) x", indented or not. */
+const BULLET = /^[ \t]*(?:[-*•·]|\d{1,2}[.)])[ \t]+\S/;
+
+/** "any other recipient", "anyone else", "anything not listed": the rest, beside the items that were named. */
+const OTHER_THAN_LISTED = /^(?:any\s+other\s+(?:recipients?|address(?:es)?|wallets?|destinations?|payees?|hosts?|tokens?|assets?|markets?|venues?|chains?|networks?|protocols?|contracts?)|any(?:one|body|thing|where)\s+else|anything\s+not\s+(?:listed|named)(?:\s+above)?)$/i;
+
+/** Up to five plain words ("TWAP orders", "usdSend and spotSend", "builder fee approvals"). */
+const BARE_NOUNS = /^[A-Za-z][\w'’/&-]*(?:\s+[A-Za-z][\w'’/&-]*){0,4}$/;
+/** Words that narrow or bound what is prohibited: such a line is not a bare kind of action. */
+const NARROWS = /\b(?:except|unless|other|than|but|only|to|from|into|above|below|over|under|more|less|beyond|without|if|when|after|before|any|all|every|anything|anyone|no|not|never|none)\b/i;
+
 /** A child that is already "key: value" (not a time "10:30", not an address or URL). */
 const KEYED = /^[A-Za-z][\w '’/-]{0,40}:(?!\/\/)\s+\S/;
 
@@ -41,8 +52,12 @@ export function readTitles(raw: string): string {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const startsBlock = i === 0 || lines[i - 1].trim() === "";
     const next = lines[i + 1];
+    // "Forbidden:" ending in a colon over bullet items needs no blank line before it: the bullets are its block. Only a
+    // prohibiting title: its polarity is what the items would lose; any other colon title over bullets ("Risk limits:")
+    // is read as before.
+    const colonOverBullets = /:\s*$/.test(line) && next !== undefined && BULLET.test(next) && NEGATIVE_TITLE.test(line.trim().replace(/:$/, "").trim());
+    const startsBlock = i === 0 || lines[i - 1].trim() === "" || colonOverBullets;
     if (!startsBlock || next === undefined || next.trim() === "" || !isTitle(line)) {
       out.push(line);
       continue;
@@ -53,11 +68,16 @@ export function readTitles(raw: string): string {
     let j = i + 1;
     // A title over "key: value" lines is their heading: kept as its own line, read (or not) as before.
     if (!negative && !HEADING_ONLY.test(title) && KEYED.test(stripMark(next))) out.push(line);
-    for (; j < lines.length && lines[j].trim() !== ""; j++) {
+    for (; j < lines.length && lines[j].trim() !== "" && (!colonOverBullets || BULLET.test(lines[j])); j++) {
       const child = stripMark(lines[j]);
       if (!child) continue;
       const body = child.replace(/[.;]\s*$/, "");
-      if (negative) out.push(`Prohibited: ${body}.`);
+      // "Forbidden: any other recipient": the items above are the only ones (as a crossed "any other host", marks.ts).
+      if (negative && OTHER_THAN_LISTED.test(body)) out.push("Nothing else.");
+      // "TWAP orders" under "Prohibited": a bare noun phrase is "No TWAP orders.", which every reader of a kind of
+      // action knows (order types, permissions); anything with an exception or a bound keeps the key that never grants.
+      else if (negative && BARE_NOUNS.test(body) && !NARROWS.test(body)) out.push(`No ${body}.`);
+      else if (negative) out.push(`Prohibited: ${body}.`);
       else if (HEADING_ONLY.test(title) || KEYED.test(child)) out.push(`${body}.`);
       else out.push(`${title}: ${body}.`);
     }
