@@ -46,7 +46,9 @@ describe("the judge provider times out", () => {
     expect((await t.request("GET", "/api/v1/credits", { key: a.apiKey })).status).toBe(200);
     expect(Date.now() - t0).toBeLessThan(500);
     const results = await Promise.all(runs);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The provider answers only after 20 s: an answer well before that is the 700 ms timeout at work (the margin is
+    // for a loaded CI machine, where four concurrent verifications were measured at 5.2 s).
+    expect(Date.now() - started).toBeLessThan(12_000);
     for (const r of results) {
       expect(r.status).toBe(502);
       expect(r.body).toMatchObject({ error: "verification_failed" });
