@@ -124,6 +124,8 @@ export type Constraint =
       kind: "only_listed";
       /** "anything these rules don't cover: escalate to #ops": what no rule permits is held for a human, not refused. */
       ask?: boolean;
+      /** "every other movement of funds is prohibited": the closer covers only these kinds of action (parse/closers.ts). */
+      activities?: Activity[];
     })
   /** direction: "never remove margin" binds only margin removals (an addition is not forbidden). */
   | (Base & {

@@ -18,6 +18,7 @@ import { checkPositionRule } from "./positions";
 import { checkBalanceFloor } from "./balance-floor";
 import { checkPostShare } from "./post-share";
 import { gateFindings } from "./conditions";
+import { gateForList, toGate } from "./gate-closer";
 
 type Ctx = Record<string, unknown> | null;
 
@@ -37,6 +38,9 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
     if ((c.kind === "allow" || c.kind === "cap") && c.grantId !== undefined) continue;
     const from = out.length;
     checkOne(c);
+    // "Everything not covered above needs my sign-off": outside a grant's own list is the owner's call (gate-closer.ts).
+    const gate = c.kind === "allow" ? gateForList(c, cs, view) : null;
+    if (gate) out.splice(from, out.length - from, ...toGate(out.slice(from), gate));
     // "if funding is over 0.03%/h, no new longs": the rule's findings stand only while its condition holds.
     if (c.when) gateFindings(out, from, c.when, c.rule, view, ctx);
   }

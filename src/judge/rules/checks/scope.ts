@@ -131,10 +131,27 @@ export function checkScope(view: ActionView, cs: Constraint[], permitted: Activi
   const forbidden = new Set(cs.flatMap((c) => (c.kind === "forbid" && whole(c) ? c.activities : [])));
   const ok = new Set<Activity>([...permitted, ...implied]);
   if (ok.has("order")) ok.add("cancel");
-  const closed = cs.find((c) => c.kind === "only_listed" && !c.ask);
-  const askOthers = cs.find((c) => c.kind === "only_listed" && c.ask);
+  // A closer scoped to a family of activity ("no other payments") speaks only about that family: an action of another
+  // kind is left to the rules below as if no closer were written (they never ALLOW what no sentence permits).
+  const closers = cs.filter((c): c is Extract<Constraint, { kind: "only_listed" }> => c.kind === "only_listed");
+  const covers = (c: Extract<Constraint, { kind: "only_listed" }>, a: Activity): boolean => !c.activities || c.activities.includes(a);
+  // A closer closes the grants that were read. An activity that only a cap mentions ("max 2 ETH per order") was
+  // granted by a clause the reader did not turn into a list of what it may touch, so the closer cannot tell what is
+  // "listed": such an action is held for a human rather than let through by the closer being read.
+  const byCaps = new Set(impliedActivities(cs.filter((k) => k.kind === "cap" || k.kind === "escalate_above")));
+  const lists = cs.flatMap((k) => (k.kind === "allow" && k.dim !== "venue" && k.dim !== "chain" ? k.activities : []));
+  const byOthers = new Set([...permitted, ...lists, ...impliedActivities(cs.filter((k) => k.kind !== "cap" && k.kind !== "escalate_above"))]);
   for (const a of view.activities) {
+    if (!forbidden.has(a) && byCaps.has(a) && !byOthers.has(a) && !(a === "cancel" && byOthers.has("order"))) {
+      const closer = closers.find((c) => covers(c, a));
+      if (closer) {
+        out.push({ type: "unknown", message: `The rules close their list ("${closer.rule}"), but nothing read lists what ${ACT_LABEL[a]} may touch; only a limit mentions it (${view.summary}).` });
+        continue;
+      }
+    }
     if (ok.has(a) || forbidden.has(a)) continue;
+    const closed = closers.find((c) => !c.ask && covers(c, a));
+    const askOthers = closers.find((c) => c.ask && covers(c, a));
     if (closed && ok.size > 0 && a !== "unknown") {
       out.push({ type: "violation", message: `The rules permit only ${list([...ok])} ("${closed.rule}"), and this action is ${ACT_NOUN[a]}: ${view.summary}` });
       continue;

@@ -22,6 +22,7 @@
 import { KNOWN_TOKENS } from "../vocab";
 import type { ParseState } from "./state";
 import { withoutIdentifiers } from "./fragments";
+import { closerOf } from "./closers";
 
 /** An owner's absence is when the mandate runs, not a condition on an action: "while I'm away", "till I'm back". */
 const ABSENCE =
@@ -72,6 +73,8 @@ export const isReadFirst = (sentence: string): boolean =>
 /** Does this sentence (protected text) have the shape of a frame line? */
 export function isFrameShaped(sentence: string): boolean {
   if (/§[aqhcn]\d|\bcontext\.\w|0x[0-9a-f]{6}/i.test(sentence)) return false;
+  // "rest: denied" closes the list above it (closers.ts): a rule, whatever its place.
+  if (closerOf(sentence)) return false;
   let t = withoutIdentifiers(sentence).replace(ABSENCE, " ").replace(READ_FIRST, " ").replace(WHAT_IT_DOES, " ").replace(CHAIN_NAMES, " chain ");
   for (const re of NOT_A_QUANTITY) t = t.replace(re, " ");
   if (/\d/.test(t)) return false;

@@ -23,7 +23,7 @@ import { parsePostShare } from "./post-share";
 import { parseEscalateOn, parseExcept, parseLabel, parseNegative, parsePositive, NEG_RE } from "./polarity";
 import { add, newState, uniq, type ParseState } from "./state";
 import { isClosingSentence, parseExhaustive } from "./routes";
-import { readCloser } from "./closers";
+import { closerFamily, readCloser } from "./closers";
 import { type SentenceSpan } from "./grants";
 import { bindToSentenceActivity } from "./clause-activity";
 import { isDismissal, RESTATED_DISMISSAL, settleDismissal } from "./dismissals";
@@ -63,6 +63,10 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
     // "No token approvals": a prohibition, not the NO outcome.
     if (m[1] && !m[2] && /^no\s+tokens?/i.test(m[0])) return false;
     if (m[1] && !m[2]) add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
+  });
+  // "you can buy YES on '<market>'": the outcome bought is the one granted (a NO buy on that market is not).
+  scan(c, /(?<=\b(?:buy|buys|buying|bet|bets|betting|back|take)\s+)(yes|no)\b(?=\s+(?:on|in|for)\s)/gi, (m) => {
+    add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
   });
   // "Only bet YES", "only buy NO": one outcome.
   scan(c, /(?<=\bonly\s+(?:bet|buy|back|take)\s+(?:on\s+)?(?:the\s+)?)(yes|no)\b(?!\s+(?:more|larger|bigger|greater|higher|than))/gi, (m) => {
@@ -282,7 +286,9 @@ function parseUncached(intent: string): ParsedIntent {
     // "nothing else leaves the wallet", "Transfers not covered by §1 or §2 are prohibited": closes the permissions.
     if (isClosingSentence(s)) {
       prevStart = st.constraints.length;
-      add(st, { kind: "only_listed", rule });
+      // "nothing else leaves the wallet" speaks about moves of funds only (closers.ts, checks/scope.ts).
+      const activities = closerFamily(s);
+      add(st, { kind: "only_listed", rule, ...(activities ? { activities } : {}) });
       st.readings.push({ clause: rule, reading: "constraint", constraints: [st.constraints.length - 1], ignored: [], unread: [] });
       continue;
     }
