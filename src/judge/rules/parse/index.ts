@@ -64,12 +64,19 @@ function parseOutcomes(c: Clause, st: ParseState, rule: string): void {
     if (m[1] && !m[2] && /^no\s+tokens?/i.test(m[0])) return false;
     if (m[1] && !m[2]) add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
   });
-  // "you can buy YES on '<market>'": the outcome bought is the one granted (a NO buy on that market is not).
-  scan(c, /(?<=\b(?:buy|buys|buying|bet|bets|betting|back|take)\s+)(yes|no)\b(?=\s+(?:on|in|for)\s)/gi, (m) => {
-    add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
-  });
   // "Only bet YES", "only buy NO": one outcome.
   scan(c, /(?<=\bonly\s+(?:bet|buy|back|take)\s+(?:on\s+)?(?:the\s+)?)(yes|no)\b(?!\s+(?:more|larger|bigger|greater|higher|than))/gi, (m) => {
+    add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
+  });
+}
+
+/**
+ * "you can buy YES on '<market>'", "you may bet NO on ...": the outcome bought is the one granted (the other is not).
+ * Read before the negation readers, which would take that "NO" for a prohibition.
+ */
+function parseGrantedOutcome(c: Clause, st: ParseState, rule: string): void {
+  if (!st.prediction) return;
+  scan(c, /(?<=\b(?:buy|buys|buying|bet|bets|betting|back|take)\s+)(yes|no)\b(?=\s+(?:on|in|for)\s)/gi, (m) => {
     add(st, { kind: "allow", dim: "outcome", values: [m[1].charAt(0).toUpperCase() + m[1].slice(1).toLowerCase()], activities: ["order", "cancel"], rule });
   });
 }
@@ -161,6 +168,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   // "the delegate agent", "our delegate wallet": a role, not delegating.
   scan(c, /\bdelegate(?=\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, () => undefined);
   // Figures and frequencies per payee come first: their periods and bound words are not the caps of the clause.
+  parseGrantedOutcome(c, st, rule);
   parsePayeeOnce(c, st, rule);
   parsePayeeAmounts(c, st, rule);
   parseApprovalShape(c, st, rule);
