@@ -183,7 +183,10 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   // Addresses: the words before give the role, and capitalised words right before are its name.
   scan(c, /§a(\d+)/g, (m) => {
     const addr = c.refs.addresses[Number(m[1])];
-    const pre = t.slice(Math.max(0, m.index - 80), m.index);
+    const full = t.slice(Math.max(0, m.index - 80), m.index);
+    // "Ana (0x...)": the name before a parenthesised address, read like "Ana 0x...".
+    const opened = /^\s*\)/.test(t.slice(m.index + m[0].length)) ? /\(\s*$/.exec(full) : null;
+    const pre = opened ? full.slice(0, opened.index) : full;
     const words = [...pre.matchAll(/[A-Za-z][\w'-]*/g)].filter((w) => (w.index ?? 0) + w[0].length <= pre.length);
     // Name words: trailing words that are capitalised or a role noun ("validator", "router"), up to four.
     let k = words.length;
@@ -196,16 +199,16 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
       k--;
     const names = words.slice(k).map((w) => w[0].toLowerCase().replace(/['’]s$/, ""));
     for (const n of names) if (!/^(the|our|my|a|an)$/.test(n)) st.names.set(n, addr);
-    const nameStart = k < words.length ? m.index - pre.length + (words[k].index ?? 0) : m.index;
+    const nameStart = k < words.length ? m.index - full.length + (words[k].index ?? 0) : m.index;
     // "SwapRouter02 0x..", "Base Pool 0x..": a protocol contract, never the owner's wallet or a payee.
     const contractName = names.some((n) => /^(?:swap|universal)?router(?:v?\d{1,2})?$|^pool$|^contract$/.test(n));
     const role = roleOf(t.slice(Math.max(0, nameStart - 60), nameStart));
     if (mode === "label" && !contractName) push(st.self, addr);
     else if (mode !== "label") placeAddress(it, role === "recipient" && contractName ? "contract" : role, addr);
     // "0x1111... (Payroll)": a name in parentheses right after the address.
-    const after = /^\s*\(([^()§]{1,40})\)/.exec(t.slice(m.index + m[0].length));
-    if (after) for (const n of after[1].toLowerCase().split(/\s+/)) if (n) st.names.set(n, addr);
-    consume(c, nameStart, m.index + m[0].length + (after ? after[0].length : 0));
+    const after = opened ? /^\s*\)/.exec(t.slice(m.index + m[0].length)) : /^\s*\(([^()§]{1,40})\)/.exec(t.slice(m.index + m[0].length));
+    if (after?.[1]) for (const n of after[1].toLowerCase().split(/\s+/)) if (n) st.names.set(n, addr);
+    consume(c, opened && k === words.length ? m.index - full.length + opened.index : nameStart, m.index + m[0].length + (after ? after[0].length : 0));
   });
   // "withdraw to it", "for this address": the owner's own wallet named in the label, when there is one.
   scan(c, /\b(to|into|for|back to|on behalf of)\s+(?:it|itself|this (?:address|wallet|account|safe|vault)|the same (?:address|wallet|account)|ourselves|us|them|they)\b/gi, (m) => {
