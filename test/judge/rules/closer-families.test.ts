@@ -102,6 +102,12 @@ describe("a closer over grants that were not read never lets an action through",
     const I = "Treasury wallet. The agent may handle liquidity as the ops handbook says. Everything else is forbidden.";
     expect(judge(I, send(USDC, X, 4_000_000_000n), "evm", { wallet: W, tokens })).not.toBe("ALLOW");
   });
+  it("a grant split from its object ('may deposit into and withdraw from the vault in context.x') is held, closer or not", () => {
+    const I = "Trade the ETH perp on Hyperliquid. The key can deposit into and withdraw from the vault in context.vault; any other movement of funds is forbidden.";
+    const ctx = { ...hlCtx, vault: { address: "0x9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e" } };
+    expect(judge(I, { type: "vaultTransfer", vaultAddress: X.toLowerCase(), isDeposit: true, usd: 1_000_000_000 }, "hyperliquid", ctx)).not.toBe("ALLOW");
+    expect(judge(I, hl(1, true, "3000", "0.5"), "hyperliquid", ctx)).toBe("ALLOW");
+  });
   it("a gate closer never softens a prohibition into a permission", () => {
     const I = `${GRANT} Don't send DAI. Anything else needs my OK.`;
     expect(judge(I, send(DAI, R, 10n ** 18n), "evm", { wallet: W, tokens })).toBe("BLOCK");

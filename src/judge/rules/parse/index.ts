@@ -236,6 +236,9 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   return parsePositive(c, st, rule, { inherit, capClause, produced: st.constraints.length > before, permitted: st.constraints.slice(before).some((k) => k.kind === "permit") });
 }
 
+/** A grant whose clause ends on a preposition: "may deposit into", "can withdraw from". */
+const DANGLING = /\b(?:deposit|withdraw|send|transfer|move|pay|supply|stake|delegate|lend|bridge)\w*\s+(into|onto|from|to|with)\s*$/i;
+
 // Agents send the same rules with every request: parsing is pure, so remember recent intents.
 const CACHE = new Map<string, ParsedIntent>();
 const CACHE_MAX = 256;
@@ -385,6 +388,11 @@ function parseUncached(intent: string): ParsedIntent {
       // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.
       const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(withoutIdentifiers(c.text));
       const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, withoutIdentifiers(c.text), produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));
+      // "The agent may deposit into and withdraw from the vault in context.x": split at "and", the first grant's
+      // object is the second's, which this reader does not carry over. A grant ending on its preposition grants
+      // nothing named, so it is held (a closer after it must not stand in for the object).
+      const dangling = DANGLING.exec(c.text);
+      if (dangling && i + 1 < clauses.length && produced.some((k) => st.constraints[k].kind === "permit")) unread.push(dangling[1]);
       const ignored = left.filter((w) => !unread.includes(w));
       const text = restore(c.text, refs);
       // "if <something unread>, don't X" (conditions.ts): the prohibition binds only under that condition, so its
