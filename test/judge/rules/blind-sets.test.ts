@@ -149,6 +149,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // after a borrow, "only while context.x is at least N", a month budget including this payment); written before
   // reading the engine, first run 44.4% (ALLOW 0/17), 0 unsafe; 84.4% (ALLOW 10/17) after state-limits.test.ts.
   ["blind37.jsonl", 45, 0.82],
+  // blind44: 43 mandates closed by "nothing else" in owners' words (refused, sent to a human, scoped to a family:
+  // "any other payment", "nothing else leaves this wallet"; a heading on the closing bullet; "rest: denied") across
+  // EVM, Aave, Uniswap, Hyperliquid, Polymarket, x402, Solana and Starknet; written before reading the engine, first
+  // run 55.8% (ALLOW 4/17) with 1 unsafe ALLOW (a NO buy under "buy YES on <market>"); 93.0% (ALLOW 15/17), 0 unsafe.
+  ["blind44.jsonl", 43, 0.9],
   // blind34: 46 cases on which activity (and asset or venue) a cap, list or scope belongs to (a send cap beside swaps,
   // a deposit cap beside internal moves, payout lines beside orders, general caps over both, "jup only", a wallet's
   // title, a dismissal of testnets); written before reading the engine. First run 65.2% (ALLOW 5/19), 0 unsafe; 80.4%
