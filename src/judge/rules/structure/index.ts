@@ -7,6 +7,7 @@
  */
 import { readMarks } from "./marks";
 import { readNouns } from "./nouns";
+import { readOutline } from "./outline";
 import { readQuestions } from "./qa";
 import { readRows } from "./rows";
 import { readSections } from "./sections";
@@ -15,5 +16,5 @@ import { readTitles } from "./titles";
 export function readStructure(raw: string): string {
   const s = readNouns(raw);
   if (!s.includes("\n") && !/[\u2600-\u27ff\u{1f300}-\u{1faff}]|\[[xX ]\]|\bQ\s*:/u.test(s)) return s;
-  return readTitles(readQuestions(readRows(readMarks(readSections(s)))));
+  return readTitles(readOutline(readQuestions(readRows(readMarks(readSections(s))))));
 }

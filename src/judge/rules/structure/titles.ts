@@ -18,6 +18,9 @@ const NEGATIVE_TITLE =
 /** Titles that name a part of the document, not what its lines are about. */
 const HEADING_ONLY = /^(?:(?:the|our|standing|house|general|other|basic|main)\s+)?(?:rules|limits|notes|settings|policy|guidelines|guardrails|constraints|overview|details|summary)$/i;
 
+/** A body that only refuses: "never", "none", "not allowed", "off". */
+const NEGATIVE_BODY = /^(?:never|no|none|nope|not allowed|not permitted|forbidden|prohibited|banned|disabled|off|not ever)$/i;
+
 const TITLE = /^[A-Za-z][A-Za-z'’&/ -]{0,40}$/;
 
 /** A line that says a rule itself ("USDC payments allowed", "BTC only") is a rule, not a title. */
@@ -78,6 +81,8 @@ export function readTitles(raw: string): string {
       // action knows (order types, permissions); anything with an exception or a bound keeps the key that never grants.
       else if (negative && BARE_NOUNS.test(body) && !NARROWS.test(body)) out.push(`No ${body}.`);
       else if (negative) out.push(`Prohibited: ${body}.`);
+      // "withdrawals" over "never": the body alone says the titled thing is not done.
+      else if (NEGATIVE_BODY.test(body) && !HEADING_ONLY.test(title)) out.push(`No ${title}.`);
       else if (HEADING_ONLY.test(title) || KEYED.test(child)) out.push(`${body}.`);
       else out.push(`${title}: ${body}.`);
     }
