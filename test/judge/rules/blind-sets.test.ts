@@ -159,6 +159,12 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // title, a dismissal of testnets); written before reading the engine. First run 65.2% (ALLOW 5/19), 0 unsafe; 80.4%
   // (ALLOW 12/19) once a sentence's figures bind the activity it is about (parse/clause-activity.ts).
   ["blind34.jsonl", 46, 0.78],
+  // blind45 (session 23): 45 cases on lines that frame the mandate but state no rule (memo headers whose subject names
+  // "account limits", a letter on behalf of a family trust, numbered section headings over their rules, "Allowed:" /
+  // "Prohibited:" blocks under a document title, a persona, a background line) and headers or greetings that do carry
+  // a rule; written before reading the engine, first run 71.1% (ALLOW 5/15), 0 unsafe; 80.0% (ALLOW 9/15) after
+  // parse/header-lines.ts and structure/outline.ts.
+  ["blind45.jsonl", 45, 0.78],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
