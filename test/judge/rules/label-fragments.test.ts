@@ -67,7 +67,8 @@ describe("headings and list numbers", () => {
   });
 
   it("a numbered section heading is a label unless its title is a rule", () => {
-    expect(readings("§2 Settlement asset.\nBTC perps only.")[0]).toBe("descriptive");
+    // Session 23 (structure/outline.ts): the heading heads the line under it instead of being a reading of its own.
+    expect(readings("§2 Settlement asset.\nBTC perps only.")).toEqual(["constraint"]);
     const I = "§3 No withdrawals.\nBTC perps only.";
     expect(verdict(I, facts({ actionFamily: "withdrawal", actionType: "withdraw3", transfers: [{ asset: "USDC", amount: "10", usd: 10, to: STRANGER }] }))).toBe("BLOCK");
   });
