@@ -16,7 +16,10 @@
  * name makes it not framing at all (fail-closed: "Re: BTC only" is a rule).
  */
 import { CHAINS, KNOWN_TOKENS, VENUES } from "../vocab";
-import { asSymbol } from "./state";
+import type { Clause } from "../text";
+import { parseLabel } from "./polarity";
+import type { ClauseReading } from "./reading";
+import { asSymbol, type ParseState } from "./state";
 
 /** A header field's key at the start of the line. */
 const HEADER_KEY = /^\s*(?:to|from|re|subject|subj|date|cc|bcc|attn|attention|fwd?|ref|memo(?:randum)?|regarding)\s*[:-]\s*/i;
@@ -63,4 +66,31 @@ export function isTitleLine(sentence: string, rule: string, firstLine: string | 
   if (firstLine === undefined || rule.trim() !== firstLine.trim()) return false;
   if (/[.!?;:,]$/.test(firstLine.trim()) || firstLine.trim().split(/\s+/).length > 7) return false;
   return statesNothing(sentence, false);
+}
+
+/** Set while a framing candidate is read on its own, so that reading does not ask the same question again. */
+let probing = false;
+
+/**
+ * Reads sentence `at` of the intent as a framing label when it is a header field or the title line, states nothing,
+ * and the readers, given the line alone (`parse`), leave part of it unread (its rule noun): a line they read whole
+ * ("Polymarket bot", "To: perps agent") keeps what they made of it. The label's venue and chain narrow the scope;
+ * its implied permissions are dropped. Returns whether the line was taken.
+ */
+export function readFramingLine(c: Clause, at: number, intent: string, st: ParseState, parse: (text: string) => { clauses: ClauseReading[] }): boolean {
+  const lines = intent.split("\n").filter((l) => l.trim() !== "");
+  const candidate = isHeaderLine(c.text) || (at === 0 && isTitleLine(c.text, c.sentence, lines.length > 1 ? lines[0] : undefined));
+  if (probing || !candidate) return false;
+  probing = true;
+  try {
+    if (!parse(c.sentence).clauses.some((r) => r.reading === "not understood")) return false;
+  } finally {
+    probing = false;
+  }
+  const from = st.constraints.length;
+  const permits = st.labelPermits.length;
+  parseLabel(c, st, c.text.length, c.sentence);
+  st.labelPermits.length = permits;
+  st.readings.push({ clause: c.sentence, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - from }, (_, k) => from + k), ignored: [], unread: [] });
+  return true;
 }

@@ -36,7 +36,7 @@ import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isTrustNotice } from "./trust-notices";
 import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP } from "./frame";
 import { perpList } from "./perp-lists";
-import { isHeaderLine, isTitleLine } from "./header-lines";
+import { readFramingLine } from "./header-lines";
 import { isLimiting } from "./reading";
 import { LIMITS_SOMETHING, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
@@ -230,22 +230,6 @@ export function parseIntent(intent: string): ParsedIntent {
   return parsed;
 }
 
-/** Set while a framing candidate is read on its own, so that reading does not ask the same question again. */
-let probing = false;
-
-/**
- * A header field or the title line is framing only when the readers, given the line alone, leave part of it unread
- * (its rule noun): a line they read whole ("Polymarket bot", "To: perps agent") keeps what they made of it.
- */
-function unreadAlone(rule: string): boolean {
-  probing = true;
-  try {
-    return parseIntent(rule).clauses.some((r) => r.reading === "not understood");
-  } finally {
-    probing = false;
-  }
-}
-
 function parseUncached(intent: string): ParsedIntent {
   const st = newState(intent);
   const refs = newRefs();
@@ -262,8 +246,6 @@ function parseUncached(intent: string): ParsedIntent {
   const frame = frameSentences(sentences);
   const framePayees: number[] = [];
   const perpLists: Constraint[] = [];
-  const lines = intent.split("\n").filter((l) => l.trim() !== "");
-  const firstLine = lines.length > 1 ? lines[0] : undefined;
   for (const [at, s] of sentences.entries()) {
     const rule = restore(s, refs);
     if (unresolvedGrant(s)) {
@@ -283,14 +265,9 @@ function parseUncached(intent: string): ParsedIntent {
       st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - sentenceFrom }, (_, k) => sentenceFrom + k), ignored: [], unread: [] });
       continue;
     }
-    // "Re: limits effective immediately", "Hyperliquid desk limits (v3)": a header or title that states nothing is a
-    // label whose venue and chain narrow the scope; what it names is never a permission (header-lines.ts).
-    if (!probing && (isHeaderLine(s) || (at === 0 && isTitleLine(s, rule, firstLine))) && unreadAlone(rule)) {
+    // "Re: limits effective immediately", "Hyperliquid desk limits (v3)": a label that grants nothing (header-lines.ts).
+    if (readFramingLine(makeClause(s, rule, refs), at, intent, st, parseIntent)) {
       prevStart = st.constraints.length;
-      const permits = st.labelPermits.length;
-      parseLabel(makeClause(s, rule, refs), st, s.length, rule);
-      st.labelPermits.length = permits;
-      st.readings.push({ clause: rule, reading: "descriptive", constraints: Array.from({ length: st.constraints.length - sentenceFrom }, (_, k) => sentenceFrom + k), ignored: [], unread: [] });
       continue;
     }
     // Records of adoption, reports after the fact, the route for exceptions, "ask me if unsure" (procedure.ts).
