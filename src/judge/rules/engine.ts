@@ -17,6 +17,7 @@ import { emptyView, viewFromFacts } from "./view";
 import { venueWarnings } from "../../venues/warnings";
 import { bearsOn } from "./relevance";
 import { insideEveryBound } from "./envelope";
+import { belowEveryThreshold } from "./thresholds";
 
 /**
  * What the adapter warnings decide, by severity (src/venues/warnings.ts gives each its code and severity):
@@ -77,10 +78,11 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     const escalations = [...new Set(findings.filter((f) => f.type === "escalate").map((f) => f.message))];
     // A clause not understood holds back an ALLOW only when it could restrict this kind of action (relevance.ts).
     const actionText = typeof input.action === "string" && !input.facts ? input.action : undefined;
-    // Or when the action is inside every upper bound the clause states, whatever else it means (envelope.ts).
+    // Or when the action is inside every upper bound the clause states, whatever else it means (envelope.ts), or at
+    // or under every figure of a clause made of caps, human gates and permissions below a figure (thresholds.ts).
     const unread = parsed.clauses.filter((r) => r.reading === "not understood" && r.question);
     const aside = new Set(unread.filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets, view.orders.length > 0)).map((r) => r.question as string));
-    const inside = new Set(unread.filter((r) => !aside.has(r.question as string) && insideEveryBound(r.clause, view, input.context ?? null)).map((r) => r.question as string));
+    const inside = new Set(unread.filter((r) => !aside.has(r.question as string) && (insideEveryBound(r.clause, view, input.context ?? null) || belowEveryThreshold(r.clause, view, input.context ?? null))).map((r) => r.question as string));
     const unknowns = [
       ...new Set([
         ...parsed.unknown.filter((u) => !aside.has(u) && !inside.has(u)),

@@ -36,29 +36,29 @@ const UPPER =
   /\b(?:max(?:imum)?|at most|up to|upto|cap(?:ped)?(?: at)?|limit(?:ed)? (?:to|of|at)|ceiling|(?:no|not|never|nothing|none)\b[^.]{0,40}?\b(?:more (?:than|as|of)|above|over|exceed(?:s|ing)?|greater than|bigger than|larger than|higher than)|(?:above|over|more than|greater than|bigger than|larger than|exceeding|in excess of|north of|beyond|past)\b[^.]{0,60}?\b(?:needs?|requires?|required|must (?:get|be (?:approved|signed|confirmed))|approval|sign-?off|signer|countersign\w*|co-?sign\w*|human|vote|confirm\w*|ask|check with|escalat\w*))\b|\b(?:per|a|each|every)\s+(?:day|week|month|order|trade|bet|payment|transfer|payout|withdrawal|tx|call|request|swap)\s*[:=]|≤|<=/i;
 
 /** Words that could make the clause a lower bound, a condition, a scope, a count or a rule about state. */
-const DOUBT =
+export const DOUBT =
   /\b(?:below|under|less|fewer|lower|least|min(?:imum)?|floor|between|exact(?:ly)?|precisely|equal\w*|only|solely|just|exclusively|except\w*|unless|but|other(?:wise)?|else|instead|if|when(?:ever)?|while|until|after|before|during|once|since|provided|as long as|weekends?|weekdays?|night|morning|evening|hours?|utc|am|pm|balances?|remain\w*|left|keep|leave|reserve|buffer|holdings?|hold|positions?|exposure|portfolio|inventory|collateral|health|ltv|ratio|debt|leverage\w*|margin|liquidat\w*|drawdown|loss(?:es)?|pnl|profit|prices?|priced|rates?|fees?|slippage|spread|impact|odds|probabilit\w*|shares?|apy|apr|yield|funding|times|count|number|orders? per|trades? per|transactions? per|txs? per|calls? per|first|new|unknown|whitelist\w*|allowlist\w*|listed|list)\b|%|\bbps\b|\b\d+(?:\.\d+)?x\b|0x[0-9a-f]{6,}|[1-9A-HJ-NP-Za-km-z]{32,44}/i;
 
 /**
  * Words that could narrow a permission to someone ("up to 1,000 USDC may go to Alice" permits Alice, and no one
  * else): a destination, a payee, a proper name. "Payments up to 500 USDC are fine" narrows nothing.
  */
-const GRANT =
+export const GRANT =
   /\b(?:vendors?|suppliers?|contractors?|freelancers?|payees?|recipients?|counterpart(?:y|ies)|partners?|staff|team|employees?|grantees?|wallets?|address(?:es)?|accounts?|treasury|own|ours?)\b/i;
-const DESTINATION = /\bto\b/i;
-const BOUND_TO = /\b(?:up to|upto|limited to|capped to|go (?:up )?to|need(?:s)? to|has to|have to|got to)\b/gi;
+export const DESTINATION = /\bto\b/i;
+export const BOUND_TO = /\b(?:up to|upto|limited to|capped to|go (?:up )?to|need(?:s)? to|has to|have to|got to)\b/gi;
 /** A proper name inside the clause (not its first word): a payee, a person, a place the rules do not resolve. */
-const PROPER = /(?<=\s)[A-Z][a-z]{2,}\b/;
+export const PROPER = /(?<=\s)[A-Z][a-z]{2,}\b/;
 
 /** "before it is placed", "before execution": a step of the procedure, not a time of day. */
 const PROCEDURE = /\bbefore\s+(?:it|they|each|any|the (?:order|payment|transfer|trade|transaction|withdrawal)|(?:it|they) (?:is|are|goes?|gets?) \w+|execution|executing|placing|sending|signing|settlement|submission|submitting|broadcast\w*)\b/gi;
 
 /** Human-approval phrases: the negation inside them is not a prohibition. */
-const HUMAN_NEG = /\b(?:without|not without|never without)\s+(?:my |our |a |an |the )?(?:asking|approval|sign-?off|confirm\w*|checking|a human|human approval|permission|ok|okay)\b/gi;
+export const HUMAN_NEG = /\b(?:without|not without|never without)\s+(?:my |our |a |an |the )?(?:asking|approval|sign-?off|confirm\w*|checking|a human|human approval|permission|ok|okay)\b/gi;
 /** The negation inside an upper bound ("no more than", "never above"). */
-const BOUND_NEG =
+export const BOUND_NEG =
   /\b(?:no|not|never|nothing|none|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|won'?t)\b(?:\s+[\w']+){0,3}?\s+(?:more (?:than|as|of)|above|over|exceed(?:s|ing)?|greater than|bigger than|larger than|higher than|go (?:above|over|past))\b/gi;
-const NEGATION = /\b(?:no|not|never|nor|none|nothing|nobody|don'?t|doesn'?t|cannot|can'?t|mustn'?t|won'?t|without)\b|n't\b/i;
+export const NEGATION = /\b(?:no|not|never|nor|none|nothing|nobody|don'?t|doesn'?t|cannot|can'?t|mustn'?t|won'?t|without)\b|n't\b/i;
 
 const PERIOD: Array<[RegExp, Period]> = [
   [/\b(?:day|days|daily|today|24\s?h(?:ours?)?|per diem)\b/i, "day"],
@@ -70,7 +70,7 @@ const PERIOD: Array<[RegExp, Period]> = [
 const SIZE_WORDS = /\b(?:notional|size|value|worth|per (?:order|trade|position|bet)|each (?:order|trade|bet)|an? (?:order|trade|bet)|single (?:order|trade|bet)|orders?|trades?|bets?)\b/i;
 
 /** Assets (other than dollar units) and venues or chains a clause names. */
-function namedScope(clause: string): { assets: string[]; places: string[] } {
+export function namedScope(clause: string): { assets: string[]; places: string[] } {
   const assets: string[] = [];
   const places: string[] = [];
   for (const w of clause.split(/[^A-Za-z0-9.]+/)) {
@@ -120,15 +120,35 @@ export function insideEveryBound(text: string, view: ActionView, ctx: Ctx): bool
   if (named.places.length && !named.places.some((p) => p === view.venue || p === view.chain)) return false;
   const figures = moneyFigures(clause);
   if (!figures || figures.length === 0) return false;
+  return actionInside(clause, figures, view, ctx);
+}
+
+/**
+ * The measuring half: the action is at or under every figure (times `factor`, strictly under when `strict`), read as
+ * a cap per action and, when the clause names a period or a total, as a running total with the context's counter.
+ * With `otherTokens`, a figure in a token the action does not move is left out, but only when every asset the action
+ * moves is measured by another figure of the clause ("3 SOL or 250 USDC per transfer" over a USDC transfer).
+ */
+export function actionInside(
+  clause: string,
+  figures: Array<{ value: number; unit: string }>,
+  view: ActionView,
+  ctx: Ctx,
+  o: { strict?: boolean; factor?: number; otherTokens?: boolean } = {},
+): boolean {
   const periods = PERIOD.filter(([re]) => re.test(clause)).map(([, p]) => p);
   const counterRef = /\bcontext\.[A-Za-z0-9_.]+/.exec(clause)?.[0].replace(/[.]+$/, "");
   const refs = clause.match(/\bcontext\.[A-Za-z0-9_.]+/g) ?? [];
   if (refs.length > 1 || (refs.length === 1 && periods.length === 0)) return false; // a context list, not a counter
   const units = [...new Set(figures.map((f) => f.unit))];
+  const measured = units.filter((u) => measure(view, u, ctx).length > 0);
+  const skip = o.otherTokens && coveredByOthers(view, measured) ? units.filter((u) => u !== "USD" && !measured.includes(u)) : [];
   for (const unit of units) {
-    const limit = Math.min(...figures.filter((f) => f.unit === unit).map((f) => f.value));
-    const caps: Cap[] = [{ kind: "cap", limit: { value: limit, unit }, period: "action", scope: "any", strict: false, rule: clause }];
-    for (const period of periods) caps.push({ kind: "cap", limit: { value: limit, unit }, period, scope: "any", strict: false, rule: clause, subject: "spent", counterRef });
+    if (skip.includes(unit)) continue;
+    const limit = Math.min(...figures.filter((f) => f.unit === unit).map((f) => f.value)) * (o.factor ?? 1);
+    const strict = o.strict ?? false;
+    const caps: Cap[] = [{ kind: "cap", limit: { value: limit, unit }, period: "action", scope: "any", strict, rule: clause }];
+    for (const period of periods) caps.push({ kind: "cap", limit: { value: limit, unit }, period, scope: "any", strict, rule: clause, subject: "spent", counterRef });
     // A figure of this action in the unit must exist: a cap on another token does not measure it here.
     const figuresHere = measure(view, unit, ctx);
     if (figuresHere.length === 0 || figuresHere.some((i) => i.value === null)) return false;
@@ -139,4 +159,12 @@ export function insideEveryBound(text: string, view: ActionView, ctx: Ctx): bool
     }
   }
   return true;
+}
+
+/** Every asset the action moves is one a measured figure is written in (a stablecoin answers for a stablecoin). */
+function coveredByOthers(view: ActionView, measured: string[]): boolean {
+  const tokens = measured.filter((u) => u !== "USD");
+  const own = view.assets.map((a) => a.toUpperCase());
+  if (own.length === 0 || tokens.length === 0 || view.orders.length > 0 || view.swap) return false;
+  return own.every((a) => tokens.some((u) => related(a, u) || (USD_STABLES.has(a) && USD_STABLES.has(u))));
 }
