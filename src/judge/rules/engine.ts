@@ -17,7 +17,7 @@ import { emptyView, viewFromFacts } from "./view";
 import { venueWarnings } from "../../venues/warnings";
 import { bearsOn } from "./relevance";
 import { insideEveryBound } from "./envelope";
-import { belowEveryThreshold } from "./thresholds";
+import { belowEveryThreshold, overThreshold } from "./thresholds";
 
 /**
  * What the adapter warnings decide, by severity (src/venues/warnings.ts gives each its code and severity):
@@ -83,6 +83,9 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     const unread = parsed.clauses.filter((r) => r.reading === "not understood" && r.question);
     const aside = new Set(unread.filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets, view.orders.length > 0)).map((r) => r.question as string));
     const inside = new Set(unread.filter((r) => !aside.has(r.question as string) && (insideEveryBound(r.clause, view, input.context ?? null) || belowEveryThreshold(r.clause, view, input.context ?? null))).map((r) => r.question as string));
+    // A firm cap among them that the action is over under every reading is a violation, not a question (thresholds.ts).
+    const over = unread.filter((r) => !aside.has(r.question as string)).map((r) => overThreshold(r.clause, view, input.context ?? null));
+    violations.push(...over.filter((m): m is string => m !== null && !violations.includes(m)));
     const unknowns = [
       ...new Set([
         ...parsed.unknown.filter((u) => !aside.has(u) && !inside.has(u)),

@@ -60,14 +60,14 @@ export const BOUND_NEG =
   /\b(?:no|not|never|nothing|none|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|won'?t)\b(?:\s+[\w']+){0,3}?\s+(?:more (?:than|as|of)|above|over|exceed(?:s|ing)?|greater than|bigger than|larger than|higher than|go (?:above|over|past))\b/gi;
 export const NEGATION = /\b(?:no|not|never|nor|none|nothing|nobody|don'?t|doesn'?t|cannot|can'?t|mustn'?t|won'?t|without)\b|n't\b/i;
 
-const PERIOD: Array<[RegExp, Period]> = [
+export const PERIOD: Array<[RegExp, Period]> = [
   [/\b(?:day|days|daily|today|24\s?h(?:ours?)?|per diem)\b/i, "day"],
   [/\b(?:week|weeks|weekly|7\s?d)\b/i, "week"],
   [/\b(?:month|months|monthly|30\s?d)\b/i, "month"],
   [/\b(?:total|totals|combined|cumulative|aggregate|overall|in all|so far|running|budget|spend|spent|spending|lifetime)\b/i, "total"],
 ];
 /** The clause says it measures an order's size, not its price. */
-const SIZE_WORDS = /\b(?:notional|size|value|worth|per (?:order|trade|position|bet)|each (?:order|trade|bet)|an? (?:order|trade|bet)|single (?:order|trade|bet)|orders?|trades?|bets?)\b/i;
+export const SIZE_WORDS = /\b(?:notional|size|value|worth|per (?:order|trade|position|bet)|each (?:order|trade|bet)|an? (?:order|trade|bet)|single (?:order|trade|bet)|orders?|trades?|bets?)\b/i;
 
 /** Assets (other than dollar units) and venues or chains a clause names. */
 export function namedScope(clause: string): { assets: string[]; places: string[] } {

@@ -26,12 +26,14 @@
  *    less than"; a figure in a token the action does not move is left out only when another figure measures every
  *    asset the action moves.
  */
-import type { ActionView } from "./types";
-import { actionInside, BOUND_NEG, BOUND_TO, DESTINATION, DOUBT, GRANT, HUMAN_NEG, moneyFigures, namedScope, NEGATION, PROPER } from "./envelope";
+import type { ActionView, Constraint } from "./types";
+import { checkCap } from "./checks/amounts";
+import { actionInside, BOUND_NEG, SIZE_WORDS, PERIOD, BOUND_TO, DESTINATION, DOUBT, GRANT, HUMAN_NEG, moneyFigures, namedScope, NEGATION, PROPER } from "./envelope";
 import { related } from "./relevance";
 import { USD_STABLES } from "./vocab";
 
 type Ctx = Record<string, unknown> | null;
+type Cap = Extract<Constraint, { kind: "cap" }>;
 
 const COINS: Record<string, string> = { penny: "0.01", cent: "0.01", nickel: "0.05", dime: "0.10", quarter: "0.25", buck: "1", dollar: "1", grand: "1000" };
 
@@ -83,6 +85,9 @@ const CAP_WORDS = /\b(?:max(?:imum)?|at most|up to|upto|cap(?:ped)?(?:\s+(?:at|o
 const LOWER = /\b(?:at least|least|min(?:imum)?|floor|or more|and up|and above|plus|from|exact(?:ly)?|precisely|equal\w*|no less|not less|not under|not below|never under|never below)\b|≥|>=/i;
 const PERMIT = /\b(?:(?:it|you|the agent|they|bot)\s+)?(?:can|may)\s+just\s+\w+|\b(?:just\s+(?:pay|tip|send|buy|go ahead|do it)|is fine|are fine|is ok(?:ay)?|are ok(?:ay)?|go ahead|free to \w+|no need to ask|without asking|auto-?approve\w*|don'?t ask|no approval needed)\b/gi;
 
+/** "keep each order under", "must stay below": under as a cap, not the start of a permission. */
+const FIRM_UNDER = /\b(?:keep|kept|stay|stays|must|should|shall|always)\b[^.;]*?\b(?:under|below|less than)\b/i;
+
 export type Polarity = "cap" | "gate" | "permit";
 export interface ThresholdReading {
   polarity: Polarity;
@@ -93,6 +98,8 @@ export interface ThresholdReading {
   factor: number;
   /** The figures were written in "units of the stablecoin". */
   stableOnly: boolean;
+  /** A cap written as one ("max", "never more than", "keep ... under"), not a bare "under $5". */
+  firmCap: boolean;
 }
 
 /** The clause read as thresholds only, or null when anything in it could be more than that. */
@@ -151,18 +158,47 @@ export function readThresholds(text: string): ThresholdReading | null {
     .replace(gate ? TRIGGER : /$^/, " ");
   if (DOUBT.test(rest) || GRANT.test(rest) || PROPER.test(rest) || DESTINATION.test(rest.replace(BOUND_TO, " "))) return null;
   if (NEGATION.test(rest.replace(HUMAN_NEG, " "))) return null;
-  return { polarity, clause: s, figures, strict: under, factor: hedged ? 0.9 : 1, stableOnly };
+    const firmCap = polarity === "cap" && (boundNeg.length > 0 || (s.match(CAP_WORDS) ?? []).length > 0 || FIRM_UNDER.test(s));
+  return { polarity, clause: s, figures, strict: under, factor: hedged ? 0.9 : 1, stableOnly, firmCap };
+}
+
+/** The action is on what the clause names outside its figures (its assets, venues, chains). */
+function inScope(r: ThresholdReading, view: ActionView): boolean {
+  const named = namedScope(r.clause.replace(/\d[\d,]*(?:\.\d+)?\s*(?:k|m|mm)?\s*[A-Za-z][A-Za-z0-9.]{1,9}/gi, " "));
+  const own = view.assets.map((a) => a.toUpperCase());
+  if (r.stableOnly && (own.length === 0 || !own.every((a) => USD_STABLES.has(a)))) return false;
+  if (named.assets.length && (own.length === 0 || !own.every((a) => named.assets.some((n) => related(a, n))))) return false;
+  return !(named.places.length && !named.places.some((p) => p === view.venue || p === view.chain));
 }
 
 /** True when the clause is thresholds only and the action is at or under every one of them. */
 export function belowEveryThreshold(text: string, view: ActionView, ctx: Ctx): boolean {
   const r = readThresholds(text);
-  if (!r) return false;
-  // Assets, venues or chains the clause names outside its figures may scope it: the action must be on one of them.
-  const named = namedScope(r.clause.replace(/\d[\d,]*(?:\.\d+)?\s*(?:k|m|mm)?\s*[A-Za-z][A-Za-z0-9.]{1,9}/gi, " "));
-  const own = view.assets.map((a) => a.toUpperCase());
-  if (r.stableOnly && (own.length === 0 || !own.every((a) => USD_STABLES.has(a)))) return false;
-  if (named.assets.length && (own.length === 0 || !own.every((a) => named.assets.some((n) => related(a, n))))) return false;
-  if (named.places.length && !named.places.some((p) => p === view.venue || p === view.chain)) return false;
+  if (!r || !inScope(r, view)) return false;
   return actionInside(r.clause, r.figures, view, ctx, { strict: r.strict, factor: r.factor, otherTokens: true });
+}
+
+/**
+ * The other side of a firm cap: the action is over one of its figures under every reading (per action, or with the
+ * named period's counter), a hedged figure counted a tenth higher. Returns the violation, or null. An order is
+ * judged only when the clause says it measures size, since a bare dollar figure could be the price it may pay.
+ */
+export function overThreshold(text: string, view: ActionView, ctx: Ctx): string | null {
+  const r = readThresholds(text);
+  if (!r || !r.firmCap || !inScope(r, view)) return null;
+  if (view.orders.length && !SIZE_WORDS.test(r.clause)) return null;
+  const periods = PERIOD.filter(([re]) => re.test(r.clause)).map(([, p]) => p);
+  const refs = r.clause.match(/\bcontext\.[A-Za-z0-9_.]+/g) ?? [];
+  if (refs.length > 1 || (refs.length === 1 && periods.length === 0)) return null;
+  const counterRef = refs[0]?.replace(/[.]+$/, "");
+  for (const unit of new Set(r.figures.map((f) => f.unit))) {
+    const limit = Math.min(...r.figures.filter((f) => f.unit === unit).map((f) => f.value)) / r.factor;
+    const caps: Cap[] = [{ kind: "cap", limit: { value: limit, unit }, period: "action", scope: "any", strict: false, rule: text }];
+    for (const period of periods) caps.push({ kind: "cap", limit: { value: limit, unit }, period, scope: "any", strict: false, rule: text, subject: "spent", counterRef });
+    for (const cap of caps) {
+      const over = checkCap(cap, view, ctx).find((f) => f.type === "violation");
+      if (over) return over.message;
+    }
+  }
+  return null;
 }
