@@ -165,6 +165,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // a rule; written before reading the engine, first run 71.1% (ALLOW 5/15), 0 unsafe; 80.0% (ALLOW 9/15) after
   // parse/header-lines.ts and structure/outline.ts.
   ["blind45.jsonl", 45, 0.78],
+  // blind42: 38 clauses made of thresholds (coin words, k, hedges, approver and channel gates, "Limits: 3 SOL or 250
+  // USDC", a two-token "shall not ... above", a day tally with its counter, a permission below a figure, a real
+  // minimum); written before reading the engine, first run 44.7% (ALLOW 0/14), 0 unsafe; 92.1% (ALLOW 12/14) after
+  // thresholds.ts.
+  ["blind42.jsonl", 38, 0.9],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {

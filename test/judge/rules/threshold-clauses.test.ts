@@ -84,6 +84,31 @@ describe("a cap", () => {
   });
 });
 
+describe("a firm cap the action is over", () => {
+  it("blocks under every reading, and only then", () => {
+    expect(v("Tips are never above a buck apiece.", 1.4)).toBe("BLOCK");
+    expect(v("Ceiling per transfer: 40 AVAX or 600 USDC.", 700)).toBe("BLOCK");
+    expect(v("and all of today together can't go past 20 bucks (context.wallet_today_usd tracks it)", 4, { wallet_today_usd: 18 })).toBe("BLOCK");
+    // a hedged figure is counted a tenth higher before blocking: 1,050 is over "like, 1k" but not clearly
+    expect(v("each payment should stay under, like, 1k dollars.", 1_050)).toBe("ESCALATE");
+    expect(v("each payment should stay under, like, 1k dollars.", 1_500)).toBe("BLOCK");
+  });
+
+  it("a gate, a permission or a bare 'under' is never turned into a block", () => {
+    expect(v("Payouts exceeding $4,000 require Audit Board approval prior to release.", 4_500)).toBe("ESCALATE");
+    expect(v("under a dime a request it can just pay.", 0.3)).toBe("ESCALATE");
+    expect(readThresholds("payments under 2 bucks, go wild")?.firmCap).toBe(false);
+    expect(readThresholds("each payment should stay under 2 bucks")?.firmCap).toBe(true);
+  });
+
+  it("an order is blocked only when the clause says it measures size", () => {
+    const trade = "The agent trades ETH perps, up to $5,000 per order.";
+    const at = (price: number, size: number) => orderFacts({ asset: "ETH", side: "buy", size, price, notionalUsd: price * size });
+    expect(evaluateRules(input(`${trade} No single order may hold a notional above $1,200, taken at the order's limit price.`, { type: "test" }, at(3_000, 0.5), null)).verdict).toBe("BLOCK");
+    expect(evaluateRules(input(`${trade} buys kept under, like, $2,000.`, { type: "test" }, at(1_500, 3), null)).verdict).not.toBe("BLOCK");
+  });
+});
+
 describe("a permission below a figure", () => {
   it("passes what is under it and holds what is not", () => {
     expect(v("under a dime a request it can just pay.", 0.04)).toBe("ALLOW");
