@@ -356,6 +356,8 @@ export interface ActionView {
   source: "facts" | "text" | "none";
   venue: string | null;
   chain: string | null;
+  /** Where a withdrawal lands when it leaves for another chain (Hyperliquid's withdraw3: Arbitrum). */
+  destinationChain?: string | null;
   chainId: string | null;
   activities: Activity[];
   actionType: string | null;

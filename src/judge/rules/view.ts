@@ -193,6 +193,7 @@ export function viewFromFacts(f: Facts, ctx: Ctx, action: unknown): ActionView {
   const party = typeof d.onBehalfOfOrTo === "string" ? d.onBehalfOfOrTo : null;
   if (party && v.activities.some((a) => a === "supply" || a === "repay" || a === "borrow" || a === "vault_deposit")) v.beneficiaries.push(party);
   if (v.activities.includes("vault_deposit") && typeof d.receiver === "string") v.beneficiaries.push(d.receiver);
+  if (typeof d.destinationChain === "string") v.destinationChain = d.destinationChain.toLowerCase();
   v.hosts = [...new Set([...urlsIn(d), ...urlsIn(action)])];
   v.contracts = contractsOf(f, action);
   const from = action && typeof action === "object" ? (action as Record<string, unknown>).from : undefined;

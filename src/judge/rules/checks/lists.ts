@@ -19,13 +19,16 @@ type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
 // one that returns the stake to the same account (no destination) has no recipient to check.
 const MOVING: Activity[] = ["transfer", "payment", "withdrawal", "bridge", "delegate", "swap", "redeem", "vault_withdraw", "internal_transfer", "unstake"];
 
+/** Activities that take funds to another chain or out of the venue. */
+const LEAVING: Activity[] = ["withdrawal", "bridge", "redeem", "vault_withdraw"];
+
 function applies(c: { activities: Activity[] }, view: ActionView): Activity[] {
   if (c.activities.length === 0) return view.activities;
   return view.activities.filter((a) => c.activities.includes(a) || (a === "cancel" && c.activities.includes("order")));
 }
 
 /** The values of one dimension the action shows, for the activities in play; null entries are unknown. */
-function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false, internalNamed = false, undelegateNamed = false): Array<string | null> | "n/a" {
+function valuesOf(c: ListC, dim: ListDim, view: ActionView, acts: Activity[], quoteImplicit = false, internalNamed = false, undelegateNamed = false): Array<string | null> | "n/a" {
   switch (dim) {
     case "asset": {
       if (acts.every((a) => a === "cancel")) return "n/a";
@@ -52,6 +55,10 @@ function valuesOf(dim: ListDim, view: ActionView, acts: Activity[], quoteImplici
     case "venue":
       return [view.venue];
     case "chain":
+      // "Withdrawals to Arbitrum": a chain list stated for withdrawals names where they land, which a withdrawal
+      // that leaves for another chain shows apart from the chain it is signed on.
+      if (view.destinationChain && acts.length && acts.every((a) => a === "withdrawal" || a === "bridge") && c.activities.length && c.activities.every((a) => LEAVING.includes(a)))
+        return [view.destinationChain];
       return [view.chain];
     case "host":
       if (!acts.some((a) => a === "payment" || a === "transfer")) return "n/a";
@@ -259,7 +266,7 @@ export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
   // "approvals only to context.x": a recipient list the rule binds to approvals names who may spend (never unchecked).
   const grants = (xs: readonly string[]) => xs.includes("approval") || xs.includes("permission");
   const asSpender = c.dim === "recipient" && grants(c.activities) && view.approvals.length > 0 && grants(acts);
-  const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"), c.activities.includes("undelegate"));
+  const vals = asSpender ? view.approvals.map((a) => a.spender) : valuesOf(c, c.dim, view, acts, !!c.quoteImplicit, c.activities.includes("internal_transfer"), c.activities.includes("undelegate"));
   if (vals === "n/a") return [];
   const missing: string[] = [];
   const set = allowedSet(c, ctx, missing, view.sender ?? null, view.hosts);

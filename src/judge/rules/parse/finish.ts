@@ -17,6 +17,7 @@ import { settlePayeeAmounts } from "./payee-amounts";
 import { settlePayeeOnce } from "./payee-once";
 import { guardPurposeObjects } from "./purpose";
 import { joinSideAssets } from "./trading";
+import { scopeListsToClause } from "./list-scope";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -97,7 +98,10 @@ export function finishParse(st: ParseState, intent: string, { sentenceSpans, per
   guardPurposeObjects(st);
   assignCounters(st);
   // Before lists are unioned: the lists and caps a grant folds in are then left out of the union.
+  // A list bound to no activity takes its own clause's (list-scope.ts); before the grants, which read the spans.
+  const clausePermits = scopeListsToClause(st.constraints);
   const grants = buildGrants(st.constraints, sentenceSpans, intent);
+  st.constraints.push(...clausePermits);
   unionAllowlists(st.constraints);
   joinSideAssets(st.constraints);
   const routeList = routeAssetList(st.constraints);

@@ -96,6 +96,9 @@ const CHAIN_WORDS = Object.keys(CHAINS)
 const CHAIN_RE = new RegExp(`\\b(${CHAIN_WORDS.join("|")})\\b`, "gi");
 const NAME_NOUN = /^(validator|router|swaprouter|safe|multisig|vault|pool|contract|wallet|address|treasury|account|deposit|exchange|cold|hot|spender)$/i;
 
+/** "asset: USDC <addr>", "token = <addr>", "mint: <addr>": a key naming a token, then at most its symbol. */
+const TOKEN_KEY_RE = /\b(?:assets?|tokens?|mints?|coins?|currency)\s*[:=]\s*(?:\$?[A-Za-z][A-Za-z0-9.]{0,9}\s+)?$/i;
+
 /** Role of an address from the words just before it. */
 function roleOf(before: string): "beneficiary" | "contract" | "spender" | "recipient" {
   const b = before.toLowerCase();
@@ -197,6 +200,12 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
       (/^[A-Z0-9]/.test(words[k - 1][0]) || NAME_NOUN.test(words[k - 1][0]))
     )
       k--;
+    // "(asset: USDC 0xaf88.. only)", "token = WETH 0x82af..": the key says the address is the token's contract, so it
+    // is neither a payee nor a name; the symbol before it stays in the text and is read as the asset it is.
+    if (TOKEN_KEY_RE.test(pre)) {
+      consume(c, m.index, m.index + m[0].length);
+      return;
+    }
     const names = words.slice(k).map((w) => w[0].toLowerCase().replace(/['’]s$/, ""));
     for (const n of names) if (!/^(the|our|my|a|an)$/.test(n)) st.names.set(n, addr);
     const nameStart = k < words.length ? m.index - full.length + (words[k].index ?? 0) : m.index;
