@@ -30,7 +30,7 @@ const ABI = parseAbi([
   "function repayETH(address pool, uint256 amount, address onBehalfOf)",
 ]);
 
-const POOLS: Record<string, string> = {
+export const POOLS: Record<string, string> = {
   "0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2": "Aave V3 Pool (Ethereum)",
   "0xa238dd80c259a72e81d7e4664a9801593f98d1c5": "Aave V3 Pool (Base)",
   "0x794a61358d6845594f94dc1db02a252b5b4814ad": "Aave V3 Pool (Arbitrum/Optimism/Polygon)",

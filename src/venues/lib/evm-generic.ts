@@ -30,7 +30,7 @@ const ABI = parseAbi([
   "function redeem(uint256 shares, address receiver, address owner)",
 ]);
 
-const PERMIT2 = "0x000000000022d473030f116ddee9f6b43ac78ba3";
+export const PERMIT2 = "0x000000000022d473030f116ddee9f6b43ac78ba3";
 const PERMIT2_ABI = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"]);
 
 type Ctx = Record<string, unknown> | null | undefined;

@@ -65,7 +65,7 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
         break;
       case "allow":
       case "deny":
-        out.push(...checkList(c, view, ctx));
+        out.push(...checkList(c, view, ctx, cs));
         break;
       case "beneficiary":
         out.push(...checkBeneficiary(c, view, ctx));

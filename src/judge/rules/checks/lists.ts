@@ -4,6 +4,7 @@
  * action does not reveal is a missing fact, never a pass.
  */
 import type { Activity, ActionView, Constraint, Finding, ListDim } from "../types";
+import { venueOfSpender } from "../known-spenders";
 import { addressesIn, aliasesOf, atPath, canonSym, looksLikeAddress, normAddr } from "../context";
 import { SENDER_REF } from "../parse/items";
 import { marketIdsOfToken, marketListIds } from "./markets";
@@ -256,11 +257,15 @@ function routeView(c: ListC, view: ActionView): ActionView | null {
   return { ...view, moves, swap };
 }
 
-export function checkList(c: ListC, baseView: ActionView, ctx: Ctx): Finding[] {
+export function checkList(c: ListC, baseView: ActionView, ctx: Ctx, all: readonly Constraint[] = []): Finding[] {
   const view = routeView(c, baseView);
   if (!view) return [];
   const acts = applies(c, view);
   if (acts.length === 0) return [];
+  if (c.dim === "venue") {
+    const off = venueOffAction(c, view, acts, all);
+    if (off) return off;
+  }
   if (c.dim === "assetClass") return checkStable(c, view);
   if (c.dim === "topic" && c.kind === "allow") return checkTopicScope(c, view);
   // "approvals only to context.x": a recipient list the rule binds to approvals names who may spend (never unchecked).
@@ -339,4 +344,37 @@ export function checkBeneficiary(c: Extract<Constraint, { kind: "beneficiary" }>
   const ok = new Set([...c.addresses, ...fromRefs].map(normAddr));
   const bad = view.beneficiaries.filter((b) => !ok.has(normAddr(b)));
   return bad.length ? [{ type: "violation", message: `The position would be credited to ${bad[0]}, not ${c.addresses[0] ?? fromRefs[0]} as "${c.rule}" requires.` }] : [];
+}
+
+/**
+ * A venue list meets an action that runs on no venue of its own: wrapping runs on the token's contract, and an
+ * approval on the token's chain, whatever venue it is for. Returns the findings that settle the list for such an
+ * action, or null to check it as usual.
+ *
+ * - Wrapping or unwrapping, under a list not stated for it: the list does not reach it (the scope check still asks
+ *   whether wrapping is permitted at all).
+ * - An approval: the venue it is for is its spender's. A spender the rules name on an approvals list is settled
+ *   there; a spender known to belong to a venue is checked against the list; any other spender is not shown to be
+ *   for a listed venue, which blocks under a list stated for approvals and is for a human under a general one.
+ */
+function venueOffAction(c: ListC, view: ActionView, acts: Activity[], all: readonly Constraint[]): Finding[] | null {
+  const named = (xs: readonly Activity[], a: Activity): boolean => xs.includes(a);
+  if (acts.every((a) => a === "wrap" || a === "unwrap") && !acts.some((a) => named(c.activities, a))) return [];
+  if (!acts.every((a) => a === "approval" || a === "permission") || view.approvals.length === 0) return null;
+  const spenderLists = all.filter((k): k is ListC => k.kind === "allow" && k.dim === "spender" && (k.activities.length === 0 || k.activities.includes("approval")));
+  const listed = new Set(spenderLists.flatMap((k) => k.values.map(normAddr)));
+  const venues = new Set(c.values.map((v) => v.toLowerCase()));
+  const out: Finding[] = [];
+  for (const a of view.approvals) {
+    if (!a.spender) {
+      out.push({ type: "unknown", message: `The action does not show its approval spender, so "${c.rule}" cannot be checked.` });
+      continue;
+    }
+    if (listed.has(normAddr(a.spender))) continue;
+    const v = venueOfSpender(a.spender);
+    if (v && venues.has(v)) continue;
+    if (v || c.activities.includes("approval")) out.push({ type: "violation", message: `The approval goes to ${a.spender}, which is not a contract of ${c.values.join(" or ")} ("${c.rule}").` });
+    else out.push({ type: "unknown", message: `The approval goes to ${a.spender}, which is not shown to be a contract of ${c.values.join(" or ")} ("${c.rule}").` });
+  }
+  return out;
 }

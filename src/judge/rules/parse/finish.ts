@@ -17,7 +17,7 @@ import { settlePayeeAmounts } from "./payee-amounts";
 import { settlePayeeOnce } from "./payee-once";
 import { guardPurposeObjects } from "./purpose";
 import { joinSideAssets } from "./trading";
-import { scopeListsToClause } from "./list-scope";
+import { dropTitleAssets, scopeListsToClause } from "./list-scope";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -99,9 +99,10 @@ export function finishParse(st: ParseState, intent: string, { sentenceSpans, per
   assignCounters(st);
   // Before lists are unioned: the lists and caps a grant folds in are then left out of the union.
   // A list bound to no activity takes its own clause's (list-scope.ts); before the grants, which read the spans.
-  const clausePermits = scopeListsToClause(st.constraints);
+  const clausePermits = scopeListsToClause(st.constraints, st.readings);
   const grants = buildGrants(st.constraints, sentenceSpans, intent);
   st.constraints.push(...clausePermits);
+  st.constraints = dropTitleAssets(st.constraints);
   unionAllowlists(st.constraints);
   joinSideAssets(st.constraints);
   const routeList = routeAssetList(st.constraints);

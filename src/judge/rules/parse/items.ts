@@ -6,6 +6,7 @@
 import { consume, scan, type Clause } from "../text";
 import { CHAIN_IDS, CHAINS, VENUES } from "../vocab";
 import { asSymbol, type ParseState } from "./state";
+import { PERMIT2 } from "../known-spenders";
 
 export interface Items {
   assets: string[];
@@ -158,6 +159,11 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     push(it.venues, VENUES[m[1].toLowerCase()]);
   });
   scan(c, /\bHL\b/g, () => push(it.venues, "hyperliquid"));
+  // "approvals only to Permit2": one contract at one address on every EVM chain, so its name is its address.
+  scan(c, /\bpermit\s?2\b(?:\s+contract)?/gi, () => {
+    if (mode === "label") return false;
+    push(it.spenders, PERMIT2);
+  });
   // "swaps: jup only": "jup" in lower case (or capitalised) is Jupiter, the venue; "JUP" in capitals stays the token.
   scan(c, /\b(?:jup|Jup)\b(?!\s*[:=])/g, () => push(it.venues, "jupiter"));
   scan(c, /§h(\d+)/g, (m) => push(it.hosts, c.refs.hosts[Number(m[1])]));

@@ -11,6 +11,9 @@
  * permits. A list whose clause permits nothing is left on every action.
  */
 import type { Activity, Constraint } from "../types";
+import { spendersOf } from "../known-spenders";
+import { sentenceActivities } from "./clause-activity";
+import type { ClauseReading } from "./reading";
 
 type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
 
@@ -36,8 +39,8 @@ function namesSubAccounts(k: ListC): boolean {
  * permits to add once the grants are built: a sub-account list's clause that permits moving between the account's
  * own places ("USDC can go between master and any sub-account") with no verb the readers took as a permission.
  */
-export function scopeListsToClause(cs: Constraint[]): Constraint[] {
-  const add: Constraint[] = [];
+export function scopeListsToClause(cs: Constraint[], readings: readonly ClauseReading[] = []): Constraint[] {
+  const add: Constraint[] = [...headingPermits(cs, readings)];
   for (const k of cs) {
     if (k.kind !== "allow" || k.grantId !== undefined) continue;
     const sub = namesSubAccounts(k);
@@ -61,6 +64,18 @@ export function scopeListsToClause(cs: Constraint[]): Constraint[] {
     const acts = clausePermits(cs, k.rule);
     if (acts.length) k.activities = sub && !acts.includes("internal_transfer") ? [...acts, "internal_transfer"] : acts;
   }
+  // "approvals only to the Aave pool or to Permit2": a venue named in a line about approvals names the contracts
+  // the approval may go to. An approval runs on the token's chain, never "on Aave", so the list is the spenders'.
+  // A venue whose contracts are not known stays a venue list (and its approvals are refused, as before).
+  const grants = (xs: readonly Activity[]): boolean => xs.length > 0 && xs.every((a) => a === "approval" || a === "permission");
+  for (const k of cs) {
+    if (k.kind !== "allow" || k.dim !== "venue" || !grants(k.activities) || k.grantId !== undefined) continue;
+    const known = k.values.map((v) => spendersOf(v));
+    if (known.some((xs) => xs.length === 0)) continue;
+    const named = sameClause(cs, k.rule).flatMap((x) => (x.kind === "allow" && x.dim === "spender" ? x.values : []));
+    k.dim = "spender";
+    k.values = [...new Set([...known.flat(), ...named])];
+  }
   // Per-action caps of the same clauses: "max $10k a move" in a line permitting moves counts those moves, not a stake.
   for (const k of cs) {
     if (k.kind !== "cap" || k.period !== "action" || k.scope !== "any" || k.activities?.length || k.grantId !== undefined || k.to) continue;
@@ -70,4 +85,45 @@ export function scopeListsToClause(cs: Constraint[]): Constraint[] {
     if (acts.length) k.activities = [...acts];
   }
   return add;
+}
+
+/** "borrow: USDC only", "- withdrawals: cold wallet only": a line head naming one activity, then what it may touch. */
+const HEAD_RE = /^\s*(?:[-*•]\s*)?([A-Za-z][\w /'-]{0,30}?)\s*:\s+(\S[^]*)$/;
+
+/**
+ * A line that is an activity's heading and its list permits that activity with that list: the readers bound the list
+ * to the heading's activity but read no verb as a permission. Only a list bound to exactly the heading's activities,
+ * in a line with no negation and no prohibition of its own, and no permit already.
+ */
+function headingPermits(cs: Constraint[], readings: readonly ClauseReading[]): Constraint[] {
+  const out: Constraint[] = [];
+  for (const r of readings) {
+    const m = HEAD_RE.exec(r.clause);
+    if (!m || NEGATION_RE.test(r.clause)) continue;
+    const rule = m[2].trim();
+    const own = cs.filter((k) => k.rule === rule);
+    if (own.some((k) => k.kind === "permit" || k.kind === "forbid" || k.kind === "deny" || k.kind === "only_listed")) continue;
+    const acts = sentenceActivities(`${m[1]}: x`);
+    if (!acts) continue;
+    const lists = own.filter((k): k is ListC => k.kind === "allow" && k.activities.length > 0 && k.activities.every((a) => acts.includes(a)));
+    if (lists.length === 0) continue;
+    out.push({ kind: "permit", activities: [...new Set(lists.flatMap((k) => k.activities))], rule });
+  }
+  return out;
+}
+
+/** "arb aave loop, rules:", "what the agent may do:": a title line, which introduces the rules and states none. */
+const TITLE_RE = /(?:\brules?|\bpolicy|\bmandate|\bmay do|\bcan do|\bguidelines?|\binstructions?)\s*:\s*$/i;
+
+/**
+ * An asset read out of a title ("arb aave loop, rules:") is a name, not a list, when the rules below it name their
+ * own assets and this one is none of them: taken as a list it would forbid every action the body permits. A title
+ * asset the body also names, or a body that names no asset, keeps the list (it narrows, which only holds more).
+ * Returns the constraints without those lists; run after the grants (it removes constraints).
+ */
+export function dropTitleAssets(cs: Constraint[]): Constraint[] {
+  const title = (k: Constraint): boolean => k.kind === "allow" && k.dim === "asset" && k.activities.length === 0 && TITLE_RE.test(k.rule) && !cs.some((x) => x !== k && x.rule === k.rule && x.kind === "permit");
+  const body = new Set(cs.flatMap((k) => (k.kind === "allow" && k.dim === "asset" && !title(k) ? k.values : [])));
+  if (body.size === 0) return cs;
+  return cs.filter((k) => !(k.kind === "allow" && title(k) && k.values.every((v) => !body.has(v))));
 }

@@ -15,7 +15,7 @@ import { decodeUniversal, type UrStep } from "./universal";
 
 type Ctx = Record<string, unknown> | null | undefined;
 
-const ROUTERS: Record<string, string> = {
+export const ROUTERS: Record<string, string> = {
   "0xe592427a0aece92de3edee1f18e0157c05861564": "SwapRouter",
   "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45": "SwapRouter02",
   "0x2626664c2603336e57b271c5c0b26f421741e481": "SwapRouter02",
