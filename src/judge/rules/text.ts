@@ -104,6 +104,9 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bmkts?\b/gi, "markets").replace(/\bw\/(?=\s)/gi, "with").replace(/\blev\b(?=\s*(?:max|cap|limit|at most|up to|≤|<|\d))/gi, "leverage");
   // "pays for API calls over x402": the protocol a payment travels over, not a comparison.
   s = s.replace(/\bover\s+(?=(?:the\s+)?x402\b)/gi, "via ");
+  // "repay whenever", "unwrapping is fine anytime": at the end of a line, when it happens is left open; it is no
+  // condition ("whenever the price ..." goes on, and stays).
+  s = s.replace(/\s+(?:whenever|anytime|any\s+time|at\s+any\s+time)(?=\s*(?:[.;!\n]|$))/gi, "");
   // Venue action names: "spotSend" is a spot send, "usdSend" a USD send, "withdraw3" a withdrawal.
   s = s.replace(/\bspotSend\b/g, "spot send").replace(/\busdSend\b/g, "usd send").replace(/\bwithdraw3\b/g, "withdrawal").replace(/\bvaultTransfer\b/g, "vault transfer");
   // "the vendors below:", "payees listed below": the list follows; "below" is not a cap here.

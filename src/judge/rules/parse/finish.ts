@@ -17,7 +17,7 @@ import { settlePayeeAmounts } from "./payee-amounts";
 import { settlePayeeOnce } from "./payee-once";
 import { guardPurposeObjects } from "./purpose";
 import { joinSideAssets } from "./trading";
-import { dropTitleAssets, scopeListsToClause } from "./list-scope";
+import { dropTitleAssets, foldGroupLists, scopeListsToClause } from "./list-scope";
 
 export interface ParsedIntent {
   constraints: Constraint[];
@@ -108,6 +108,7 @@ export function finishParse(st: ParseState, intent: string, { sentenceSpans, per
   const routeList = routeAssetList(st.constraints);
   if (routeList) st.constraints.push(routeList);
   st.constraints.push(...grants);
+  foldGroupLists(st.constraints);
   // "- USDC -> context.vendors, <= 12k per tx" beside "- ETH -> context.keepers ...": each grant permits paying its
   // recipients even when no verb was written.
   const permits = [...st.constraints.flatMap((k) => (k.kind === "permit" ? k.activities : [])), ...grants.flatMap((g): Activity[] => (g.universal ? ["transfer", "payment"] : []))];

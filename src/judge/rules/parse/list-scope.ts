@@ -127,3 +127,33 @@ export function dropTitleAssets(cs: Constraint[]): Constraint[] {
   if (body.size === 0) return cs;
   return cs.filter((k) => !(k.kind === "allow" && title(k) && k.values.every((v) => !body.has(v))));
 }
+
+/** "Vendors are in context.vendors", "our payees live in context.payees": a line that names a group, nothing more. */
+const DEFINES_RE = /^\s*(?:(?:our|my|the)\s+)?([A-Za-z][\w-]*?)s?\s+(?:are|is|live|sit)\s+(?:listed\s+)?(?:in|at|under)\s+§?/i;
+
+/**
+ * A group named in a line of its own is the list of the permission that speaks of it ("Vendors are in
+ * context.vendors; the agent pays their invoices in USDC" beside "it may send up to 0.05 ETH to my hot wallet"): it
+ * is folded into the grant whose words name the group (or "their", "them") and that names no recipient of its own,
+ * and so binds that permission's moves, not the gas top-up another line permits to its own recipient.
+ *
+ * Fail closed: folded only when every grant covering moves then has a recipient list (the group's or its own), so
+ * no move is left unchecked; otherwise the group's list stays on every action, as it was.
+ */
+export function foldGroupLists(cs: Constraint[]): void {
+  const grants = cs.filter((k): k is Extract<Constraint, { kind: "grant" }> => k.kind === "grant");
+  if (grants.length < 2) return;
+  for (const k of cs) {
+    if (k.kind !== "allow" || k.dim !== "recipient" || k.activities.length || k.grantId !== undefined || !(k.refs ?? []).length) continue;
+    if (cs.some((x) => x !== k && x.rule === k.rule && x.kind !== "allow")) continue;
+    const m = DEFINES_RE.exec(k.rule.replace(/context\./g, "§context."));
+    if (!m) continue;
+    const noun = m[1].toLowerCase();
+    const bare = grants.filter((g) => g.recipients.length === 0 && g.refs.length === 0);
+    const speaks = bare.filter((g) => new RegExp(`\\b(?:${noun}s?|their|them|they)\\b`, "i").test(g.rule));
+    if (speaks.length !== 1 || bare.length !== 1) continue;
+    speaks[0].refs = [...(k.refs ?? [])];
+    speaks[0].recipients = [...k.values];
+    k.grantId = speaks[0].id;
+  }
+}
