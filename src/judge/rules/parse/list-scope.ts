@@ -11,11 +11,15 @@
  * permits. A list whose clause permits nothing is left on every action.
  */
 import type { Activity, Constraint } from "../types";
+import { OUT_OF_ACCOUNT } from "../activity-words";
 import { spendersOf } from "../known-spenders";
 import { sentenceActivities } from "./clause-activity";
 import type { ClauseReading } from "./reading";
 
 type ListC = Extract<Constraint, { kind: "allow" | "deny" }>;
+
+/** Every way value leaves the account (a move between its own balances stays inside). */
+const LEAVES: Activity[] = OUT_OF_ACCOUNT.filter((a) => a !== "internal_transfer");
 
 /** "sub-account", "sub accts", "subaccounts", "context.sub_accounts": the account's own sub-accounts. */
 const SUB_RE = /\bsub[\s_-]?acc(?:oun)?ts?\b|\bsub[\s_-]?accounts?\b/i;
@@ -61,8 +65,11 @@ export function scopeListsToClause(cs: Constraint[], readings: readonly ClauseRe
       }
     }
     if (k.activities.length || k.dim !== "recipient") continue;
-    const acts = clausePermits(cs, k.rule);
-    if (acts.length) k.activities = sub && !acts.includes("internal_transfer") ? [...acts, "internal_transfer"] : acts;
+    let acts = clausePermits(cs, k.rule);
+    // "nothing in SOL goes out other than a refill of my hot wallet (context.hot)": the exception's own cap names
+    // where sends may go; the list binds every way value leaves, never a delegation or an order.
+    if (acts.length === 0 && cs.some((x) => x.rule === k.rule && x.kind === "cap" && x.scope === "transfer" && x.to)) acts = LEAVES;
+    if (acts.length) k.activities = sub && !acts.includes("internal_transfer") ? [...acts, "internal_transfer"] : [...acts];
   }
   // "approvals only to the Aave pool or to Permit2": a venue named in a line about approvals names the contracts
   // the approval may go to. An approval runs on the token's chain, never "on Aave", so the list is the spenders'.
