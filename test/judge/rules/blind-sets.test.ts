@@ -170,6 +170,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // minimum); written before reading the engine, first run 44.7% (ALLOW 0/14), 0 unsafe; 92.1% (ALLOW 12/14) after
   // thresholds.ts.
   ["blind42.jsonl", 38, 0.9],
+  // blind46: 43 cases on lists that belong to one activity and one dimension (a spender list beside a wrap, a venue
+  // named in an approvals line, a sub-account list beside withdrawals, a validator list beside a hot-wallet exception,
+  // a group named in its own line beside a gas top-up, a title and a token label that are not lists); written before
+  // reading the engine. First run 60.5% (ALLOW 5/20), 1 unsafe; 88.4% (ALLOW 15/20), 0 unsafe, after parse/list-scope.ts.
+  ["blind46.jsonl", 43, 0.86],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
