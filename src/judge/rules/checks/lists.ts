@@ -182,7 +182,7 @@ function allowedSet(c: ListC, ctx: Ctx, missing: string[], sender: string | null
     if (val === undefined) missing.push(ref);
     else if (c.dim === "market") {
       // Token ids, questions, slugs or condition ids, as an array, a map or entries carrying them (markets.ts).
-      for (const id of marketListIds(val)) out.add(id);
+      for (const id of marketListIds(taggedOnly(val, c.rule))) out.add(id);
     } else if (c.dim === "asset") {
       for (const [k, x] of Object.entries(typeof val === "object" && val ? val : {})) {
         add(k);
@@ -377,4 +377,22 @@ function venueOffAction(c: ListC, view: ActionView, acts: Activity[], all: reado
     else out.push({ type: "unknown", message: `The approval goes to ${a.spender}, which is not shown to be a contract of ${c.values.join(" or ")} ("${c.rule}").` });
   }
   return out;
+}
+
+/**
+ * "the markets tagged nba in context.markets": only the entries carrying that tag are on the list. An entry that shows
+ * no tags is not shown to carry it, so it is left off (the action is refused or held, never let through).
+ */
+function taggedOnly(val: unknown, rule: string): unknown {
+  const tag = /\btagged\s+(?:as\s+|with\s+)?["'“]?([\w-]+)/i.exec(rule)?.[1]?.toLowerCase();
+  if (!tag) return val;
+  const carries = (x: unknown): boolean => {
+    if (!x || typeof x !== "object") return false;
+    const r = x as Record<string, unknown>;
+    const tags = [r.tags, r.tag, r.category, r.categories].flatMap((t) => (Array.isArray(t) ? t : [t])).filter((t): t is string => typeof t === "string");
+    return tags.some((t) => t.toLowerCase() === tag);
+  };
+  if (Array.isArray(val)) return val.filter(carries);
+  if (val && typeof val === "object") return Object.fromEntries(Object.entries(val).filter(([, x]) => carries(x)));
+  return [];
 }
