@@ -38,6 +38,7 @@ import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP } from "./frame";
 import { perpList } from "./perp-lists";
 import { readFramingLine } from "./header-lines";
 import { isLimiting } from "./reading";
+import { vanishedAssets } from "./vanished-assets";
 import { LIMITS_SOMETHING, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
@@ -369,7 +370,7 @@ function parseUncached(intent: string): ParsedIntent {
       const raw = unexplained(c);
       // A limiting clause ("US election mkts only") that produced nothing: its leftovers are what it limits.
       const limitingButEmpty = produced.length === 0 && LIMITS_SOMETHING.test(withoutIdentifiers(c.text));
-      const unread = uniq(raw.filter((w) => limitingButEmpty || isLimiting(w, withoutIdentifiers(c.text), produced.length > 0)).map((w) => restore(w, refs)).filter(Boolean));
+      const unread = uniq([...raw.filter((w) => limitingButEmpty || isLimiting(w, withoutIdentifiers(c.text), produced.length > 0)), ...vanishedAssets(c.text, st.constraints.slice(before))].map((w) => restore(w, refs)).filter(Boolean));
       // "The agent may deposit into and withdraw from the vault in context.x": split at "and", the first grant's
       // object is the second's, which this reader does not carry over. A grant ending on its preposition grants
       // nothing named, so it is held (a closer after it must not stand in for the object).
