@@ -18,6 +18,7 @@ import { venueWarnings } from "../../venues/warnings";
 import { bearsOn } from "./relevance";
 import { insideEveryBound } from "./envelope";
 import { belowEveryThreshold, overThreshold } from "./thresholds";
+import { foreignToAction } from "./foreign";
 
 /**
  * What the adapter warnings decide, by severity (src/venues/warnings.ts gives each its code and severity):
@@ -81,7 +82,12 @@ export function evaluateRules(input: JudgeInput): RulesResult {
     // Or when the action is inside every upper bound the clause states, whatever else it means (envelope.ts), or at
     // or under every figure of a clause made of caps, human gates and permissions below a figure (thresholds.ts).
     const unread = parsed.clauses.filter((r) => r.reading === "not understood" && r.question);
-    const aside = new Set(unread.filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets, view.orders.length > 0)).map((r) => r.question as string));
+    // Or when it prohibits only activities the action does not perform, read by verb and object (foreign.ts).
+    const aside = new Set(
+      unread
+        .filter((r) => !bearsOn(r.clause, view.activities, actionText, view.assets, view.orders.length > 0) || foreignToAction(r.clause, view, actionText))
+        .map((r) => r.question as string),
+    );
     const inside = new Set(unread.filter((r) => !aside.has(r.question as string) && (insideEveryBound(r.clause, view, input.context ?? null) || belowEveryThreshold(r.clause, view, input.context ?? null))).map((r) => r.question as string));
     // A firm cap among them that the action is over under every reading is a violation, not a question (thresholds.ts).
     const over = unread.filter((r) => !aside.has(r.question as string)).map((r) => overThreshold(r.clause, view, input.context ?? null));
