@@ -38,7 +38,7 @@ const PHRASES: Array<[RegExp, Activity[], boolean?]> = [
   // Leverage and margin settings: "leave leverage where it is", "the leverage I have set myself", "change of leverage or margin mode".
   [/\b(?:leave|leaves|keep|keeps)\s+(?:the\s+|my\s+|its\s+)?leverage\s+(?:where\s+it\s+is|alone|as\s+(?:it\s+is|is|set))\b/g, LEVERAGE_SETTING, true],
   [/\b(?:the\s+|my\s+)?leverage\s+(?:stays?|remains?)\s+(?:where\s+it\s+is|as\s+(?:it\s+is|is|set)|untouched|unchanged)\b/g, LEVERAGE_SETTING, true],
-  [/\b(?:the\s+)?leverage\s+(?:(?:that\s+)?i\s+(?:have\s+)?set(?:\s+(?:myself|it))?|(?:is|was|has\s+been)\s+set\s+by\s+me)\b/g, LEVERAGE_SETTING, true],
+  [/\b(?:the\s+)?leverage\s+(?:(?:that\s+)?i\s+(?:have\s+)?set(?:\s+(?:myself|it))?|(?:is|was|has\s+been|gets)\s+(?:set|chosen|managed|handled)\s+by\s+(?:me|us|the\s+(?:desk|owner|principal|team|humans?|risk\s+desk)|my\s+\w+))\b/g, LEVERAGE_SETTING, true],
   [/\b(?:chang|alter|adjust|modif|touch|rais|increas|lower|decreas|updat|mess|fiddl|play)\w*\s+(?:(?:with|of|to)\s+)?(?:the\s+|my\s+|any\s+|its\s+)?(?:leverage|margin\s+(?:mode|type|settings?))(?:\s+(?:settings?|levels?|or\s+(?:the\s+)?margin\s+(?:mode|type|settings?)))?\b/g, LEVERAGE_SETTING],
   [/\b(?:leverage|margin)\s+(?:changes?|settings?|updates?|adjustments?|mode)\b/g, LEVERAGE_SETTING],
   [/\bhands\s+off\s+(?:the\s+|my\s+|its\s+)?leverage\b/g, LEVERAGE_SETTING, true],
@@ -115,7 +115,6 @@ export function prohibitedActivities(clause: string): Set<Activity> | null {
     if (w === "ACT" || w === "NEG" || HARMLESS.has(w)) continue;
     // "no other withdrawals or sends", "any new address": the word narrows the named activity, within it.
     if ((w === "other" || w === "new" || w === "further") && words[i + 1] === "ACT") continue;
-    if (process.env.E43_DEBUG) console.log("LEFT", w, "|", t);
     return null;
   }
   return named;
