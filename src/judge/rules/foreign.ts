@@ -62,6 +62,8 @@ const PHRASES: Array<[RegExp, Activity[], boolean?]> = [
   [/\b(?:lend\w*|borrow\w*|loans?)(?:\s+(?:deposits?|positions?|protocols?))?\b/g, LENDS],
   [/\bliquidity(?:\s+(?:provision|providing|pools?|positions?))?\b|\blp(?:s|ing)?\b/g, ["liquidity", "vault_deposit", "vault_withdraw"]],
   [/\bclos\w*\s+(?:any\s+|the\s+)?(?:token\s+)?accounts?\b/g, ["close_account"]],
+  // "don't rug me", "never drain the wallet": taking the owner's value away, by any way it can leave or be handed over.
+  [new RegExp(String.raw`\b(?:rug|rugs|rugging|rugged|rug\s*pull\w*|drain\w*|steal\w*|stole|run\s+off\s+with)\b${OBJ}${DEST}`, "g"), [...SENDS, "payment", "approval", "permission", "liquidity", "vault_withdraw", "redeem", "unstake"]],
 ];
 
 /** Shapes that make a clause a prohibition or a call for a human, cut out before the leftover test. */

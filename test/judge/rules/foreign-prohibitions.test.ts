@@ -36,6 +36,8 @@ describe("the prohibited activity, read by verb and object", () => {
     ["no staking or lending from this account", "supply"],
     ["registering API wallets is prohibited", "permission"],
     ["withdrawing to another chain is out of the question", "withdrawal"],
+    ["please never drain the wallet", "transfer"],
+    ["and no rugging us", "approval"],
   ])("%s", (clause, act) => {
     const named = prohibitedActivities(clause);
     expect(named?.has(act as Activity)).toBe(true);
@@ -78,6 +80,7 @@ describe("in the engine, against real Hyperliquid payloads", () => {
     "Spot sends and USD sends: not allowed.",
     "The bot never adjusts the leverage.",
     "Registering API wallets is prohibited.",
+    "And no rugging us.",
   ])("an order inside the cap is not held by: %s", (clause) => expect(judge(`${BASE} ${clause}`, ORDER)).toBe("ALLOW"));
 
   it.each([
@@ -86,6 +89,7 @@ describe("in the engine, against real Hyperliquid payloads", () => {
     ["a leverage update", "The bot never adjusts the leverage.", LEVERAGE],
     ["an agent approval", "Registering API wallets is prohibited.", AGENT],
     ["a withdrawal", "Withdrawing to another chain is out of the question.", WITHDRAW],
+    ["a usdSend, against a ban on taking the owner's value", "And no rugging us.", USD_SEND],
     ["a vault deposit held for a human", "Depositing into a vault needs my explicit approval.", VAULT_IN],
   ])("the action that does the prohibited thing is never allowed: %s", (_what, clause, action) => expect(judge(`${BASE} ${clause}`, action)).not.toBe("ALLOW"));
 
