@@ -175,6 +175,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // a group named in its own line beside a gas top-up, a title and a token label that are not lists); written before
   // reading the engine. First run 60.5% (ALLOW 5/20), 1 unsafe; 88.4% (ALLOW 15/20), 0 unsafe, after parse/list-scope.ts.
   ["blind46.jsonl", 43, 0.86],
+  // blind43: 41 prohibitions of activities the judged action does not perform (vaults, leverage settings, usd/spot
+  // sends, agent wallets, approvals, bridging, staking, lending) against a foreign action and against the action that
+  // does the prohibited thing, plus clauses that look foreign but reach the action; written before reading the engine,
+  // first run 68.3% (ALLOW 6/16), 0 unsafe; 82.9% (ALLOW 12/16) after foreign.ts.
+  ["blind43.jsonl", 41, 0.8],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
