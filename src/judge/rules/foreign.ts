@@ -95,8 +95,22 @@ const HARMLESS = new Set(
   ).split(/\s+/),
 );
 
+/** A stem every phrase above starts from: a clause without one names nothing here (a cheap first test). */
+const STEMS = /vault|hlp|send|sent|transfer|withdraw|bridg|approv|allowance|wallet|builder|sub-?account|stak|delegat|lend|borrow|loan|liquidity|\blp|clos|rug|drain|steal|stole|leverage|margin|mov|wir|pay|put|park|stick|deposit|run\s+off/i;
+/** Clauses repeat across the actions judged under one mandate; the reading is pure, so it is kept (bounded). */
+const memo = new Map<string, Set<Activity> | null>();
+
 /** The activities a prohibitive clause names, or null when it is not one, names none, or reaches beyond them. */
 export function prohibitedActivities(clause: string): Set<Activity> | null {
+  if (!STEMS.test(clause)) return null;
+  if (memo.has(clause)) return memo.get(clause) ?? null;
+  const named = read(clause);
+  if (memo.size > 2000) memo.clear();
+  memo.set(clause, named);
+  return named;
+}
+
+function read(clause: string): Set<Activity> | null {
   let t = ` ${clause.toLowerCase().replace(/[’`]/g, "'")} `;
   // Figures, money, percentages, addresses and context paths could bound the action whatever the verb.
   t = t.replace(/\bl1\b/g, "mainnet");
