@@ -75,6 +75,12 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // the same on its final one (ALLOW recall 2/36 each), 0 unsafe. Regression floors from here on.
   ["blind38.jsonl", 90, 0.54],
   ["blind39.jsonl", 90, 0.52],
+  // blind40 and blind41: sealed in session 23 the same way (blind40 operations and engineering styles: runbooks,
+  // config blocks, Slack; blind41 prose: dictation, letters, a DAO motion, an agreement, non-native and teenage
+  // writers), kept off main and run once at the end: 45.6% / 50.0% on the round's starting engine (9ddd605), 44.4% /
+  // 50.0% on its final one (ALLOW recall 0/36 each), 0 unsafe. Regression floors from here on.
+  ["blind40.jsonl", 90, 0.44],
+  ["blind41.jsonl", 90, 0.5],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
