@@ -38,6 +38,7 @@ import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP } from "./frame";
 import { perpList } from "./perp-lists";
 import { readFramingLine } from "./header-lines";
 import { isLimiting } from "./reading";
+import { stripClauseNumbers } from "../structure/clause-numbers";
 import { vanishedAssets } from "./vanished-assets";
 import { LIMITS_SOMETHING, shorten } from "./settle";
 import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
@@ -238,7 +239,7 @@ function parseUncached(intent: string): ParsedIntent {
   const text = st.prediction ? markBetTopics(!/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent) : intent;
   // "Token approvals burned us. Don't do them.": a pronoun prohibition names the activity before it (pronouns.ts).
   const protectedText = protect(text, refs);
-  const sentences = resolvePronouns(splitSentences(protectedText));
+  const sentences = resolvePronouns(stripClauseNumbers(splitSentences(protectedText)));
   readBases(protectedText, refs.ctx, st);
   let prevStart = 0;
   const restatedPayee: number[] = [];
