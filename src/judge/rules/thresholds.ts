@@ -12,8 +12,9 @@
  * permission below the figure covers it). When it is above a gate figure the clause stays held, which escalates.
  *
  * How it reads, failing closed at every step:
- * 1. Coin words become dollars ("a nickel" $0.05, "a dime", "a quarter" when not a period, "a buck", "3 bucks",
- *    "2 grand"); hedges ("under, like, 2k", "roughly $500", "~$300") shrink the figure by a tenth.
+ * 1. Coin words become dollars ("a nickel" $0.05, "a dime", "a quarter" when not a period, "a buck", "3 bucks";
+ *    "2 grand" is already $2,000 by number-forms.ts); hedges ("under, like, 2k", "roughly $500", "~$300") shrink
+ *    the figure by a tenth.
  * 2. The gate's consequence is cut off ("ping me in #x before paying", "goes to the Risk Council for approval before
  *    it is sent", ": controller sign-off first"), so an approver is never read as a grantee; the tail cut must hold
  *    no figure and no word that could scope ("only", "and", "except", a negation...).
@@ -35,15 +36,16 @@ import { USD_STABLES } from "./vocab";
 type Ctx = Record<string, unknown> | null;
 type Cap = Extract<Constraint, { kind: "cap" }>;
 
-const COINS: Record<string, string> = { penny: "0.01", cent: "0.01", nickel: "0.05", dime: "0.10", quarter: "0.25", buck: "1", dollar: "1", grand: "1000" };
+// "grand" is not here: number-forms.ts (spokenForms) has already made "3 grand" / "a grand" a figure in dollars
+// before any clause is read.
+const COINS: Record<string, string> = { penny: "0.01", cent: "0.01", nickel: "0.05", dime: "0.10", quarter: "0.25", buck: "1", dollar: "1" };
 
 /** "a nickel" -> "$0.05"; "a quarter" of a year ("per quarter", "once a quarter", "a quarter of") stays words. */
 export function coinsToDollars(s: string): string {
   return s
     .replace(/\b(\d+(?:\.\d+)?)\s+bucks?\b/gi, (_m, n: string) => `$${n}`)
-    .replace(/\b(\d+(?:\.\d+)?)\s+grand\b/gi, (_m, n: string) => `$${Number(n) * 1000}`)
     .replace(/\b(\d+)\s+cents?\b/gi, (_m, n: string) => `$${(Number(n) / 100).toFixed(2)}`)
-    .replace(/(?<!\b(?:once|twice|per|each|every|this|next|last|one|times)\s)\b(?:a|one)\s+(penny|cent|nickel|dime|quarter|buck|dollar|grand)\b(?!\s+of\b)/gi, (_m, c: string) => `$${COINS[c.toLowerCase()]}`);
+    .replace(/(?<!\b(?:once|twice|per|each|every|this|next|last|one|times)\s)\b(?:a|one)\s+(penny|cent|nickel|dime|quarter|buck|dollar)\b(?!\s+of\b)/gi, (_m, c: string) => `$${COINS[c.toLowerCase()]}`);
 }
 
 /** "under, like, 2k", "roughly $500", "~$300", "$300 or so", "about 2k": a figure the owner did not mean exactly. */

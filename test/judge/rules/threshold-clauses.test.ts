@@ -16,8 +16,17 @@ const v = (clause: string, usd: number, ctx: Record<string, unknown> | null = nu
 
 describe("coin words", () => {
   it("read as dollars, but a quarter of a year stays words", () => {
-    expect(coinsToDollars("more than a dime, never over 2 bucks, 3 grand a week")).toBe("more than $0.10, never over $2, $3000 a week");
+    expect(coinsToDollars("more than a dime, never over 2 bucks")).toBe("more than $0.10, never over $2");
     expect(coinsToDollars("once a quarter, per quarter, a quarter of the budget")).toBe("once a quarter, per quarter, a quarter of the budget");
+  });
+
+  it('"grand" arrives as dollars from number-forms.ts, and the gate fires above it', () => {
+    const gate = "Anything over 3 grand, kindly run it by Mr Delacroix before it goes out.";
+    expect(v(gate, 2_000)).toBe("ALLOW");
+    expect(v(gate, 3_500)).toBe("ESCALATE");
+    const one = "Should a bill cost more than a grand, kindly put it before Ms Okafor for her approval.";
+    expect(v(one, 500)).toBe("ALLOW");
+    expect(v(one, 1_500)).toBe("ESCALATE");
   });
 });
 
