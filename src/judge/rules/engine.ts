@@ -8,6 +8,7 @@
  */
 import type { JudgeInput, Verdict } from "../types";
 import type { ActionView, Finding, RulesResult } from "./types";
+import type { ParsedIntent } from "./parse/finish";
 import { runChecks } from "./checks/index";
 import { findInjection } from "./injection";
 import { parseIntent } from "./parse/index";
@@ -66,6 +67,32 @@ function decide(violations: string[], escalations: string[], unknowns: string[],
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * The transcript's JSON-safe copies of a parsed intent's constraints and clauses, made once per parse (parseIntent
+ * memoises by intent, and agents send the same rules with every request). Frozen because every result of that
+ * intent shares them.
+ */
+const JSON_COPIES = new WeakMap<ParsedIntent, { constraints: readonly unknown[]; clauses: readonly Record<string, unknown>[] }>();
+function jsonCopies(parsed: ParsedIntent) {
+  let hit = JSON_COPIES.get(parsed);
+  if (!hit) {
+    hit = deepFreeze({
+      constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
+      clauses: JSON.parse(JSON.stringify(parsed.clauses)) as Record<string, unknown>[],
+    });
+    JSON_COPIES.set(parsed, hit);
+  }
+  return hit;
+}
+
 export function evaluateRules(input: JudgeInput): RulesResult {
   try {
     const parsed = parseIntent(String(input.intent ?? ""));
@@ -101,19 +128,19 @@ export function evaluateRules(input: JudgeInput): RulesResult {
       ]),
     ];
     const { verdict, reasoning } = decide(violations, escalations, unknowns, injection, view);
+    const copies = jsonCopies(parsed);
     return {
       verdict,
       reasoning,
       violations,
       unknowns: [...escalations, ...unknowns],
       escalations,
-      constraints: JSON.parse(JSON.stringify(parsed.constraints)) as unknown[],
+      constraints: copies.constraints as unknown[],
       injection,
-      clauses: JSON.parse(
-        JSON.stringify(
-          parsed.clauses.map((r) => (r.question && aside.has(r.question) ? { ...r, bearsOnAction: false } : r.question && inside.has(r.question) ? { ...r, insideEveryBound: true } : r)),
-        ),
-      ) as unknown[],
+      clauses: parsed.clauses.map((r, i) => {
+        const json = copies.clauses[i];
+        return r.question && aside.has(r.question) ? { ...json, bearsOnAction: false } : r.question && inside.has(r.question) ? { ...json, insideEveryBound: true } : json;
+      }),
     };
   } catch (err) {
     return {
