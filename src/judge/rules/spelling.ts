@@ -96,6 +96,13 @@ export function normaliseSpelling(raw: string): string {
   // "not more of 3 SOL together": "of" for than before a figure, "together" for in total after one.
   s = s.replace(/\b(more|less|bigger|larger|higher|greater)\s+of\b(?=\s+(?:\$\s?)?\d)/gi, "$1 than");
   s = s.replace(/(\d(?:[\d,.]*\d)?\s?(?:[kKmM]\b\s?)?(?:[A-Za-z]{2,6}\b\s?)?)\s*(?:all\s+)?together\b/g, "$1 in total");
+  // "anythin above 75 cents i wanna see before it goes out": chat contractions of the words a human line is read by
+  // ("wanna see" is "want to see"; "nothin" is "nothing", so a dropped g never drops a negation).
+  s = s.replace(/\b(any|some|no|every)thin\b/gi, "$1thing").replace(/\bwanna\b/gi, "want to").replace(/\bgotta\b/gi, "have to").replace(/\bhafta\b/gi, "have to");
+  // "base usdc only", "on base": the chain, as it is read when capitalised (a chain rule only ever narrows).
+  s = s.replace(/\bbase(?=\s+(?:usdc|usdt|eth|weth|dai|mainnet)\b)|(?<=\b(?:on|to|via)\s+)base\b(?!\s+(?:fee|rate|currency|amount|price|asset|token|layer|case|pay|salary)s?\b)/g, "Base");
+  // "Above 10 dollars, never.", "over $5k: no": the top tier of a review band, its consequence after the figure.
+  s = s.replace(/(^|[.;\n]\s*)(?:(?:and\s+)?(?:anything|any\s+\w+|everything)\s+)?(above|over|more than|beyond|past)\s+((?:\$\s?)?\d[\d,.]*\s*[kKmM]?(?:\s*(?:usd|usdc|usdt|dollars?|bucks|[A-Z]{2,6})\b)?)\s*[,:–—-]\s*(?:never|no|not\s+allowed|forbidden|prohibited|blocked|refuse(?:\s+it)?|reject(?:\s+it)?|don['’]?t)\s*(?=[.;!\n]|$)/gi, "$1never $2 $3");
   // "the amount sended today", "what we payed this month": the irregular past of a counter's verb.
   s = s.replace(/\bsended\b/gi, "sent").replace(/\bpayed\b/gi, "paid").replace(/\bspended\b/gi, "spent");
   // "not more big than", "more bigger than": a comparative spelt out.

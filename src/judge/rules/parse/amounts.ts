@@ -22,7 +22,9 @@ const AMOUNT_RE = new RegExp(
 export const CAP_WORDS = String.raw`(?:never|do not|don't|must not|mustn't|should not|shouldn't|cannot|can't|may not|won't|will not|not|no)\s+(?:[a-z]+\s+){0,5}?(?:more than|above|over|beyond|exceed(?:s|ing)?|in excess of|north of|greater than|larger than|bigger than|higher than)|max(?:imum)?|at most|no more than|not more than|nothing (?:above|over|more than)|not over|no greater than|up to|upto|cap(?:ped)?(?: at| of)?|limit(?:ed)?(?: to| of| at)?|at or below|at or under|or less|or below|within|under|below|less than|lower than|smaller than|not (?:to )?exceed|(?:must|should|may|will|can) not exceed|never exceed|(?:do not|don't|cannot|can't|may not|should not|shouldn't|must not|mustn't) exceed|exceed(?:ing|s)?|above|over|in excess of|north of|upwards of|more than|larger than|greater than|bigger than|beyond|ceiling(?: of)?|tops`;
 const CAP_RE = new RegExp(String.raw`\b(?:${CAP_WORDS})\b`, "gi");
 const THRESHOLD = /\b(above|over|more than|larger than|greater than|bigger than|exceed(?:ing|s)?|in excess of|north of|upwards of|beyond|at least|or more|and above|or above|and up|upwards)\b/i;
-const AFTER_THRESHOLD = /^\s*(?:or more|or above|and above|and up|or higher|and over|plus)\b/i;
+// "anything from 2,500 STRK up needs my ok", "from 1k upwards ask me": "up" after the figure opens the range upwards
+// (never "up to", which closes it).
+const AFTER_THRESHOLD = /^\s*(?:or more|or above|and above|and up|or higher|and over|plus|(?:and\s+)?(?:up|upwards?|onwards?)(?!\s+to\b))\b/i;
 export const STRICT = /\b(under|below|less than|lower than|smaller than)\b/i;
 const NEG_CTX =
   /\b(no|never|not|nothing|forbidden|prohibited|disallowed|banned|blocked|reject(?:ed)?|refuse[ds]?|not allowed|not permitted|must not|do not|don't|cannot|can't)\b/i;
@@ -383,8 +385,13 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
       const kinds = SCOPES.filter(([k, re]) => k !== "any" && re.test(scopeText)).length;
       // "Withdrawals above 500 USDC require human approval" does not hold a deposit into a pool (cap-activity.ts).
       const exempt = kinds > 1 ? undefined : lineExempt(c.text.slice(0, a.start));
-      add(st, { kind: "escalate_above", limit: q, scope: kinds > 1 ? "any" : scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? ""), exempt, rule });
+      // A figure the comparison follows ("40 WETH or more", "from 2,500 STRK up") is itself in the human's range.
+      add(st, { kind: "escalate_above", limit: q, scope: kinds > 1 ? "any" : scope, inclusive: /at least|or more|and above|or above|and up/i.test(thr?.[0] ?? "") || (!thr && !!after), exempt, rule });
       take(c, escalate);
+      if (after && !thr) {
+        consume(c, a.end, a.end + after[0].length);
+        scan(c, /\bfrom\b/gi, (m) => m.index >= preStart && m.index < a.start);
+      }
     } else {
       add(st, { kind: "cap", limit: q, period, scope, strict, sideIn: sideIn || undefined, subject, activities: scope === "any" ? cappedActivity(scopeText) : undefined, alts: pairAlts, rule });
       // "4 SOL, or 650 USDC when the payout is in USDC": the condition only says which alternative is which.

@@ -7,6 +7,7 @@ import { uniq, type ParseState } from "./state";
 import { routeAssetList } from "./routes";
 import { buildGrants, type SentenceSpan } from "./grants";
 import { assignCounters } from "./counters";
+import { inheritLineUnits } from "./line-units";
 import { settleFramePayees } from "./frame";
 import { bindPerpLists } from "./perp-lists";
 import type { ClauseReading } from "./reading";
@@ -72,6 +73,8 @@ export interface SentenceTrail {
 export function finishParse(st: ParseState, intent: string, { sentenceSpans, perpLists, restatedPayee, framePayees }: SentenceTrail): ParsedIntent {
   bindPerpLists(st.constraints, perpLists);
   sentenceSpans.forEach((sp, i) => (sp.to = i + 1 < sentenceSpans.length ? sentenceSpans[i + 1].from : st.constraints.length));
+  // "up to 80 bucks a bet, but anything over 45 ask me first": the bare line is in the cap's unit (line-units.ts).
+  inheritLineUnits(st.constraints, sentenceSpans);
   for (const r of st.reinforce) {
     const has = st.constraints.some((k) => k.kind === "allow" && (r.dim === "any" || k.dim === r.dim || (r.dim === "recipient" && k.dim === "spender")));
     if (has) continue;

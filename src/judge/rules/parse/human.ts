@@ -21,13 +21,24 @@ export const HUMAN_SIGN_RE = new RegExp(
     // "needs a human signer", "requires countersignature by the CFO", "requires co-signature from two stewards", "need my OK first"
     String.raw`\b(?:needs?|requires?|required|must (?:get|have)|should (?:get|have)|needs? to (?:get|have)|has to (?:get|have)|have to (?:get|have))\s+(?:(?:an?|the|my|our|two|2|both|explicit|prior|written|[\w]+['’]s|[\w]+s['’]|committee|board|council|dao|members?|stewards?|cfo|ceo|treasurer|owner|team|finance|compliance|governance|token|holder|multisig)\s+){0,3}${SIGN_NOUN}\b(?:\s+(?:by|from|of)\s+${WHO}\b)?${WHERE}?(?:\s+first)?`,
     // "a human approves first", "needs a human", "needs_human_over" (a config key): the human is the one who decides
-    String.raw`\b(?:an?\s+|the\s+)?(?:human|person|operator|owner)\s+(?:approves|signs\s+off|okays|oks|confirms|decides|reviews|checks)(?:\s+(?:it|them|this|that))?(?:\s+first)?\b|\bneeds?\s+(?:an?\s+)?human\b(?!\s+to\b)(?:\s+(?:review|approval|sign[- ]?off|ok|okay))?`,
+    String.raw`\b(?:an?\s+|the\s+)?(?:human|person|operator|owner)\s+(?:approves|signs\s+off|okays|oks|confirms|decides|reviews|checks)(?:\s+(?:it|them|this|that))?(?:\s+first)?\b`,
+    // "a human must approve it before", "the owner has to OK it first", "one of us should sign off on it": the
+    // human is the subject of a duty to approve; the verb is theirs, never the agent's token approval
+    String.raw`\b(?:(?:an?|the)\s+(?:(?:real|actual)\s+)?(?:human|person|operator|owner|signer|approver|reviewer)|one of us|someone|somebody)\s+(?:must|should|shall|will|has to|have to|needs? to|is to|ought to)\s+(?:first\s+)?(?:approve|sign\s+off(?:\s+on)?|ok|okay|confirm|review|check|see|clear|countersign|co-?sign)(?:\s+(?:it|them|this|that|each\s+one))?(?:\s+(?:first|before(?=\s*(?:$|[.;,)!]))))?\b|\bneeds?\s+(?:an?\s+)?human\b(?!\s+to\b)(?:\s+(?:review|approval|sign[- ]?off|ok|okay))?`,
     // "I want to see it first", "we'd like to review those beforehand": the owner decides before it runs
     String.raw`\b(?:i|we)\s*(?:['’]d\s+|\s+would\s+|\s+)(?:want|like|need|wish|prefer)\s+to\s+(?:see|review|check|approve|okay|ok|sign\s+off\s+on|look\s+at|vet|clear)\s+(?:it|them|this|that|those|these|each\s+one|anything|everything|any\s+(?:order|payment|transfer|trade|bet|swap)s?)\b(?:\s+(?:first|beforehand|in\s+advance|before\s+(?:it|they)\s+(?:goes|go|is|are)\s+(?:out|sent|placed)))?`,
+    // "anything over $1.50 I want to see before it pays", "above that i wanna check first": the object is the
+    // figure the clause opened with, so the verb may stand alone before "first" / "before ..."
+    String.raw`\b(?:i|we)\s*(?:['’]d\s+|\s+would\s+|\s+)(?:want|like|need|wish|prefer)\s+to\s+(?:see|review|check|approve|okay|ok|sign\s+off|look|vet|clear)(?=\s+(?:first|beforehand|in\s+advance|before|prior\s+to)\b)`,
     // "must be countersigned by the CFO", "has to be co-signed by two stewards", "must first be okayed by me"
-    String.raw`\b(?:must|should|has to|have to|needs? to|is to|are to)\s+(?:first\s+)?be\s+(?:first\s+)?(?:co-?signed|counter-?signed|signed off|okayed|ok['’]?d|cleared|approved|reviewed)\s+(?:first\s+)?(?:by|with)\s+${WHO}\b`,
+    String.raw`\b(?:must|should|shall|will|has to|have to|needs? to|is to|are to)\s+(?:first\s+)?be\s+(?:first\s+)?(?:co-?signed|counter-?signed|signed off|okayed|ok['’]?d|cleared|approved|reviewed)\s+(?:first\s+)?(?:by|with)\s+${WHO}\b`,
     // "four-eyes check before sending", "two-person review", "dual control"
     String.raw`\b(?:a\s+)?(?:four|4)[- ]eyes?(?:\s+(?:check|review|approval|sign[- ]?off|rule|principle|control))?(?:\s+(?:before|prior to)\s+(?:sending|paying|executing|signing|submitting|releasing|it goes out)(?:\s+(?:it|them))?)?|\b(?:a\s+)?(?:two[- ]person|two[- ]man|dual[- ]control|dual[- ]approval|second[- ]pair[- ]of[- ]eyes)(?:\s+(?:check|review|approval|sign[- ]?off|rule|control))?(?:\s+(?:before|prior to)\s+(?:sending|paying|executing|signing|submitting|releasing)(?:\s+(?:it|them))?)?`,
+    // "supplies above 150k USDT: CFO sign-off first", "orders > $5k -> human approval required": a config line's
+    // value is the approval itself; "first" / "required" after it says a person gives it (an approval shape such as
+    // "approvals: exact only" has neither)
+    // (text.ts has already written an arrow "->" as "to").
+    String.raw`(?:[:→]|->|\bto\b)\s*(?:(?:a|an|the|my|our)\s+)?(?:[\w'’-]+\s+){0,2}?(?:sign[- ]?off|approval|ok|okay|go-?ahead|review|confirmation|countersignature|co-?signature)\s+(?:first|required|needed|beforehand|mandatory|in\s+advance)\b`,
     // "get my OK first", "wait for my go-ahead", "get the owner's sign-off"
     String.raw`\b(?:get|gets|getting|wait for|obtain|obtaining)\s+(?:my|our|the owner['’]s|a human['’]s|explicit|the|a)\s+(?:ok|okay|go-?ahead|green light|sign[- ]?off|approval|yes|blessing|signature|co-?signature|countersignature)\b(?:\s+(?:by|from)\s+${WHO}\b)?(?:\s+first)?`,
   ].join("|"),
@@ -66,7 +77,7 @@ export const REFERRAL_RE = new RegExp(
     // "Transfers above 2,500 STRK need the council first", "requires the board beforehand": the body itself, then the action
     String.raw`\b(?:needs?|requires?)\s+${TARGET}\s+(?:first|beforehand|in\s+advance|up\s+front)\b`,
     // "require council approval", "needs board consent", "subject to committee review": a role's approval as one noun
-    String.raw`\b(?:needs?|requires?|required|subject to)\s+(?:(?:a|an|the|prior|written|explicit|formal)\s+)*${ROLE}\s+(?:approval|sign[- ]?off|consent|ok|okay|go-?ahead|vote|authori[sz]ation|review|clearance)\b`,
+    String.raw`\b(?:needs?|requires?|required|subject to)\s+(?:(?:a|an|the|prior|written|explicit|formal)\s+)*(?:[\w'’-]+\s+){0,2}?${ROLE}\s+(?:approval|sign[- ]?off|consent|ok|okay|go-?ahead|vote|authori[sz]ation|review|clearance)\b`,
     // "requires dual approval", "multisig sign-off", "2-of-3 signatures"
     String.raw`\b(?:(?:needs?|requires?|required|subject to|under|with)\s+)?(?:(?:a|an)\s+)?(?:dual|double|two-person|multi-?sig|multisignature|\d-of-\d|two-key|joint)\s+(?:approval|sign[- ]?off|signatures?|authori[sz]ation|control|signing)`,
     // "only after the risk desk has signed off", "not until the CFO approves"
@@ -85,7 +96,7 @@ export const REFERRAL_RE = new RegExp(
  * What may follow a referral and belongs to it: "first", "before it is sent", "prior to execution", "and wait",
  * "never alone". Read only right after a referral phrase, so these words never limit anything on their own.
  */
-export const REFERRAL_TAIL = String.raw`(?:\s*,?\s*(?:first|beforehand|in advance|up front|each time|every time|please|(?:(?:and|n|&|then)\s+)?wait(?:\s+for\s+(?:an?\s+|the\s+|my\s+|our\s+)?(?:yes|reply|answer|ok|okay|go-?ahead|thumbs[- ]?up|response|confirmation))?|never alone|not alone|never on (?:its|your|their) own|(?:before|prior to|ahead of)\s+(?:(?:it|they|this|that|anything|any\s+\w+|the\s+\w+|you|we|i|u)\s+)?(?:(?:is|are|gets?|goes|go|get|can\s+be|be)\s+)?(?:sent|paid|executed|submitted|placed|signed|released|broadcast|acting|sending|paying|executing|submitting|placing|signing|releasing|moving|going out|goes out|doing (?:it|so|anything)|submission|execution|execute|send|pay|act|proceeding|proceed|doing|trading|swapping|transferring|withdrawing|borrowing)(?:\s+(?:it|them|anything|this|that))?)\b){0,3}`;
+export const REFERRAL_TAIL = String.raw`(?:\s*,?\s*(?:first|beforehand|in advance|up front|each time|every time|please|(?:(?:and|n|&|then)\s+)?wait(?:\s+for\s+(?:an?\s+|the\s+|my\s+|our\s+)?(?:yes|reply|answer|ok|okay|go-?ahead|thumbs[- ]?up|response|confirmation))?|never alone|not alone|never on (?:its|your|their) own|(?:before|prior to|ahead of)\s+(?:(?:it|they|this|that|anything|any\s+\w+|the\s+\w+|you|we|i|u)\s+)?(?:(?:is|are|gets?|goes|go|get|can\s+be|be)\s+)?(?:sent|paid|executed|submitted|placed|signed|released|broadcast|acting|sending|paying|executing|submitting|placing|signing|releasing|moving|going out|goes out|doing (?:it|so|anything)|submission|execution|execute|send|pay|act|proceeding|proceed|doing|trading|swapping|transferring|withdrawing|borrowing|payment|transfer|sending|pays|sends|executes|trades|places|signs|submits|releases|acts|moves|goes|buys|bets|swaps|borrows|withdraws)(?:\s+(?:it|them|anything|this|that|out))?)\b){0,3}`;
 
 /** Names that are venues, chains or sentence words, never a person asked. */
 const NOT_A_NAME = /^(?:Jupiter|Uniswap|Aave|Hyperliquid|Polymarket|Chainlink|Pyth|Coinbase|Binance|Kraken|Base|Solana|Starknet|Ethereum|Arbitrum|Optimism|Polygon|The|Any|All|Each|Every|Only|Never|Before|First|Orders?|Trades?|Payments?)$/;

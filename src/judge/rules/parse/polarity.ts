@@ -118,6 +118,15 @@ export function parseEscalateOn(c: Clause, st: ParseState, rule: string): void {
     return;
   }
   add(st, { kind: "escalate_on", activities: acts, rule });
+  // "don't deactivate or withdraw any stake without asking me first": the negation and "without asking" are one
+  // rule, "only after asking" (a human decides these activities). Left unread, the "don't" held every other action
+  // the mandate allows; read as a prohibition, it would block what the owner said they may approve. The held
+  // activities are exactly the ones named, so nothing else is granted.
+  // Only when nothing else is left to narrow it ("never withdraw SOL without asking" names an asset the activity
+  // list cannot carry, so it stays unread and holds).
+  const NEG = /\b(?:don['’]?t|do not|never|no|must not|mustn['’]?t|shall not|should not|cannot|can['’]?t|may not|won['’]?t|will not)\b/gi;
+  const rest = unexplained(c).filter((w) => !/^(?:don['’]?t|do|not|never|no|must|mustn['’]?t|shall|should|cannot|can['’]?t|may|won['’]?t|will|any|all|the|my|our|of|funds?|stake|staked|money|it|them|or|and|ever)$/i.test(w));
+  if (/^without\b/i.test(esc[0]) && rest.length === 0) scan(c, NEG, (m) => m.index < esc.index);
 }
 
 const EXCEPT_RE =

@@ -30,7 +30,7 @@ const NUM = String.raw`\d[\d,]*(?:\.\d+)?`;
 // ---- bands and the line below a referral ----
 
 const BAND = new RegExp(
-  String.raw`(?:\b(?:between|from)\s+(\$)?(${NUM})\s*(k)?\s*(?:and|to|up\s+to|through|until|till|-)\s*(\$)?(${NUM})\s*(k)?|(\$)(${NUM})\s*(k)?\s*-\s*(\$)?(${NUM})\s*(k)?|^\s*(\$)?(${NUM})\s*(k)?\s*(?:to|-|–)\s*(\$)?(${NUM})\s*(k)?)(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`,
+  String.raw`(?:\b(?:between|from)\s+(\$)?(${NUM})\s*(k)?(?:\s*(?!(?:and|to|up|or|through|until|till)\b)(usd|usdc|usdt|dollars?|bucks|[A-Z]{2,6})(?=\s+(?:and|to|up|through|until|till)\b))?\s*(?:and|to|up\s+to|through|until|till|-)\s*(\$)?(${NUM})\s*(k)?|(\$)(${NUM})\s*(k)?\s*-\s*(\$)?(${NUM})\s*(k)?|^\s*(\$)?(${NUM})\s*(k)?\s*(?:to|-|–)\s*(\$)?(${NUM})\s*(k)?)(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`,
   "gi",
 );
 const UNTIL = new RegExp(String.raw`\b(?:up\s+)?(?:until|till|til)\s+(\$)?(${NUM})\s*(k)?(?:\s*(usd|usdc|usdt|dollars?|bucks|[A-Za-z]{2,6})\b)?`, "gi");
@@ -49,9 +49,12 @@ export function parseReferralBand(c: Clause, st: ParseState, rule: string): void
     let read = false;
     scan(c, BAND, (m) => {
       // A bare "25 to 75 text me first" opens its clause: the band is its subject ("150 to 600 STRK: wait for my OK").
-      const unit = unitOf(m[1] ?? m[4] ?? m[7] ?? m[10] ?? m[13] ?? m[16], m[19], st) ?? st.bareUnit ?? null;
-      const low = parseNumber(m[2] ?? m[8] ?? m[14], m[3] ?? m[9] ?? m[15]);
-      const high = parseNumber(m[5] ?? m[11] ?? m[17], m[6] ?? m[12] ?? m[18]);
+      // "from 1 dollar up to 10 dollars": the low end may carry its own unit word (group 4); a token named on the
+      // low end and another on the high end is no band of one unit.
+      if (m[4] && m[20] && unitOf(undefined, m[4], st) !== unitOf(undefined, m[20], st)) return false;
+      const unit = unitOf(m[1] ?? m[5] ?? m[8] ?? m[11] ?? m[14] ?? m[17], m[20] ?? m[4], st) ?? st.bareUnit ?? null;
+      const low = parseNumber(m[2] ?? m[9] ?? m[15], m[3] ?? m[10] ?? m[16]);
+      const high = parseNumber(m[6] ?? m[12] ?? m[18], m[7] ?? m[13] ?? m[19]);
       if (!unit || low === null || high === null || !(low < high)) return false;
       add(st, { kind: "escalate_above", limit: { value: low, unit }, scope: namedScope(c.text), inclusive: true, rule });
       read = true;
