@@ -127,7 +127,7 @@ export function parseCounterDecl(c: Clause, st: ParseState): void {
         if (target.limitOf && target.period === "action") target.period = "total";
         target.counterRef = path;
         consume(c, m.index ?? 0, (m.index ?? 0) + m[0].length);
-        scan(c, /\b(?:running\s+total|so\s+far(?:\s+(?:today|this\s+(?:week|month)))?|to\s+date|current(?:ly)?|today['’]s|(?:traded|paid|sent|used|spent|bought|sold|moved|withdrawn|tipped|disbursed)\s+(?:so\s+far\s+)?(?:today|this\s+(?:week|month|quarter))|month[- ]to[- ]date|spend|spent|debt|is|are|in|see|per|from|provided|given|as|has|what['’]?s|gone|out)\b|:/gi, () => undefined);
+        scan(c, /\b(?:running\s+total|so\s+far(?:\s+(?:today|this\s+(?:week|month)))?|to\s+date|current(?:ly)?|today['’]s|(?:traded|paid|sent|used|spent|bought|sold|moved|withdrawn|tipped|disbursed)\s+(?:so\s+far\s+)?(?:today|this\s+(?:week|month|quarter))|month[- ]to[- ]date|spend|spent|debt|is|are|in|see|per|from|provided|given|as|has|what['’]?s|gone|out|this\s+(?:day|week|month|quarter|round))\b|:|=/gi, () => undefined);
       }
     }
     return;

@@ -32,6 +32,7 @@ import { restatesNoException, settleExceptionCap } from "./exception-caps";
 import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
 import { resolvePronouns, unresolvedGrant } from "./pronouns";
 import { parseCounterDecl, parseShareCaps } from "./counters";
+import { parseLooseBudget } from "./loose-budgets";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
 import { isTrustNotice } from "./trust-notices";
 import { FRAME_MARK, frameSentences, isReadFirst, PAYEE_GROUP } from "./frame";
@@ -62,6 +63,9 @@ export type { ParsedIntent };
 // "just", "solely", "exclusively": a label that says what the account is *only* for is a scope, read as a rule.
 /** "I'll withdraw myself", "we handle payroll": what the owner does is background and grants the agent nothing. */
 const OWNER_STATEMENT = /^\s*(?:and\s+)?(?:I|we)(?:['’]ll|['’]m|['’]d|['’]re|['’]ve|\s+(?!may\b|can\b|must\b|should\b|allow|permit|want\b|need\b|let\b|authori[sz]e|only\b|never\b|don|do not)[a-z]+)\b/i;
+
+/** A period a figure the owner "has" is spent over: "for the whole week", "per month", "this quarter". */
+const OWNER_BUDGET = /\b(?:for|per|a|each|every|this|in\s+a)\s+(?:the\s+)?(?:whole\s+|entire\s+)?(?:day|week|month|quarter|round|year|season|programme|program|campaign)\b|\b(?:in\s+)?total\b|\bbudget\b/i;
 
 const RATIFIED_WORD = /\b(?:approved|ratified|adopted|signed(?:\s+off)?|issued|drafted|endorsed)\s+(?:by|on)\b/i;
 const RATIFIED = /^\s*(?:(?:this|the|our)\s+)?(?:(?:mandate|policy|rules|charter|memo)\s+(?:was\s+|is\s+)?)?(?:approved|ratified|adopted|signed(?:\s+off)?|issued|drafted|endorsed)\s+(?:by|on)\b[^:;]*$/i;
@@ -134,6 +138,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   if (
     OWNER_STATEMENT.test(c.text) &&
     !isPurposeClause(c.text) &&
+    // "we've got 12 bucks for the whole day": a figure the owner has for a period is a budget (loose-budgets.ts).
+    !(/\d/.test(c.text) && OWNER_BUDGET.test(c.text)) &&
     !/\b(?:only|never|not|no|max|must|except|cap|caps|capped|limit|limits|limited|at most|at least|up to|budget|ceiling|exceed\w*|stick(?:s|ing)?|stay(?:s|ing)?|avoid\w*|keep(?:s|ing)?|restrict\w*|confine\w*|exclusive\w*|solely|just|refus\w*|ban\w*|forbid\w*|prohibit\w*|block\w*|above|below|under|over|beyond|less|more|fewer|than|min(?:imum)?)\b|n['’]t\b/i.test(c.text)
   ) {
     consume(c, 0, c.text.length);
@@ -180,6 +186,9 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseReferralBand(c, st, rule);
   parseRanges(c, st, rule);
   parseAmounts(c, st, rule);
+  // "weekly budget is 300, context.week_spent_usd has what i've put in": a budget said in passing, in the words the
+  // amount readers left (loose-budgets.ts).
+  parseLooseBudget(c, st, rule);
   // "4,000 USD or less may be sent by the agent on its own": the agent's tier ends where a human's begins.
   readAloneTier(c, st, rule, before);
   noteBandUnit(st, before);

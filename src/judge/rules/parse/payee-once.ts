@@ -31,7 +31,7 @@ const FREQ = new RegExp(
 const LIST_TAIL = /§c(\d+)(?:\s*(?:shows|lists|has|holds|says|tells|keeps|tracks|records|=|:|is)\s+(?:(?:who|whom|the\s+(?:ones|people|payees)|those|everyone)\s+)?(?:(?:has|have|was|were|already|got|been|received|it|them|paid|this|month|week|so|far|who|gotten)\s*)*)?/gi;
 
 /** A clause that only declares the paid list: "context.done_may has who got paid", "context.x = already paid". */
-const PAID_DECL = /^\s*(?:and\s+)?§c(\d+)\s*(?:shows|lists|has|holds|says|tells|keeps|tracks|records|=|:|is)\s+(?:(?:who|whom|the\s+(?:ones|people|payees)|those|everyone)\s+)?(?:(?:has|have|was|were)\s+)?(?:already\s+)?(?:got(?:ten)?|been|received|paid)\b[\w\s]*[.!]?\s*$/i;
+const PAID_DECL = /^\s*(?:and\s+)?§c(\d+)\s*(?:shows|lists|has|holds|says|tells|keeps|tracks|records|=|:|is)\s+(?:(?:who|whom|the\s+(?:ones|people|payees)|those|everyone)\s+)?(?:(?:has|have|was|were)\s+)?(?:already\s+)?(?:got(?:ten)?|been|received|paid)\b(?!\s+(?:out\b|so\s+far|to\s+date|in\s+total))[\w\s]*[.!]?\s*$/i;
 
 const paidPath = (p: string | undefined): p is string => !!p && /paid|sent|done|got|received|settled|history|ledger|already|this_(?:month|week|period)/i.test(p);
 
