@@ -61,6 +61,9 @@ export function parseShareCaps(c: Clause, st: ParseState, rule: string): void {
     scan(c, /\b(?:no|any)\s+(?:single\s+)?\b|\b(?:must|may|shall|should|will|can|does|do)\s+not\b|\bnot\b|\buse\b|\bafter\s+(?:the|this)\s+\w+\b|\boutstanding\b|\btotal\b|\b(?:(?:taken|measured|valued|counted|computed)\s+)?at\s+(?:its|the)\s+(?:limit|mark|order)\s+price\b/gi, () => undefined);
 }
 
+/** "each swap", "no single order", "a payment", "per transfer" just before a share: it counts one action. */
+const PER_ACTION_SHARE = /\b(?:each|every|per|any|no|a|one|a\s+single|any\s+single|no\s+single|single)\s+(?:single\s+)?(?:swaps?|orders?|trades?|payments?|transfers?|bets?|calls?|requests?|txs?|transactions?|sends?|payouts?)\b[^,;.]*$/i;
+
 function scanShares(c: Clause, st: ParseState, rule: string, re: RegExp): void {
   scan(c, re, (m) => {
     const before = c.text.slice(0, m.index);
@@ -85,7 +88,13 @@ function scanShares(c: Clause, st: ParseState, rule: string, re: RegExp): void {
     // figure the share is taken of, not the period the cap counts over; only the words outside it say that.
     const outside = `${c.text.slice(0, m.index)} ${c.text.slice(spanEnd)}`;
     // "Total purchases in a day": a period word says which total; "total debt after the borrow" has none.
-    const period: Period = periodOfWords(outside) ?? (total ? "total" : "action");
+    // "No swap bigger than 1% of context.treasury_usd, and the running total for today is ...": a share counted per
+    // action right before it ("each swap", "no single order") is per action, whatever period another part of the
+    // clause names (read as a day's total, it asked for a counter and held every swap); a period right after the
+    // share ("1% of the treasury per day") still makes it one.
+    const segment = `${before.slice(before.search(/[^,;]*$/))} ${c.text.slice(spanEnd).split(/[,;]/)[0]}`;
+    const perAction = PER_ACTION_SHARE.test(before.slice(-60)) && !periodOfWords(c.text.slice(spanEnd, spanEnd + 25).split(/[,;]/)[0]) && !/\b(?:total|outstanding|overall|aggregate|cumulative|combined|after (?:the|this))\b/i.test(segment);
+    const period: Period = perAction ? "action" : (periodOfWords(outside) ?? (total ? "total" : "action"));
     const subject = /\bdebt|borrow/i.test(c.text) ? "debt" : period === "action" ? undefined : "spent";
     add(st, { kind: "cap", limit: { value: Number(m[1]), unit: "USD" }, limitOf: { pct: Number(m[1]), path }, period, scope, strict: /^(?:under|below|less than)$/i.test(cap[0]), subject, rule });
     const capAt = before.length - before.slice(-60).length + cap.index;
@@ -127,7 +136,7 @@ export function parseCounterDecl(c: Clause, st: ParseState): void {
         if (target.limitOf && target.period === "action") target.period = "total";
         target.counterRef = path;
         consume(c, m.index ?? 0, (m.index ?? 0) + m[0].length);
-        scan(c, /\b(?:running\s+total|so\s+far(?:\s+(?:today|this\s+(?:week|month)))?|to\s+date|current(?:ly)?|today['’]s|(?:traded|paid|sent|used|spent|bought|sold|moved|withdrawn|tipped|disbursed)\s+(?:so\s+far\s+)?(?:today|this\s+(?:week|month|quarter))|month[- ]to[- ]date|spend|spent|debt|is|are|in|see|per|from|provided|given|as|has|what['’]?s|gone|out|this\s+(?:day|week|month|quarter|round))\b|:|=/gi, () => undefined);
+        scan(c, /\b(?:running\s+total|so\s+far(?:\s+(?:today|this\s+(?:week|month)))?|to\s+date|current(?:ly)?|today['’]s|(?:traded|paid|sent|used|spent|bought|sold|moved|withdrawn|tipped|disbursed)\s+(?:so\s+far\s+)?(?:today|this\s+(?:week|month|quarter))|month[- ]to[- ]date|spend|spent|debt|is|are|in|see|per|from|provided|given|as|has|what['’]?s|gone|out|this\s+(?:day|week|month|quarter|round)|for\s+(?:today|this\s+(?:week|month)|the\s+(?:day|week|month)))\b|:|=/gi, () => undefined);
       }
     }
     return;
