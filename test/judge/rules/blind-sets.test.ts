@@ -186,6 +186,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // does the prohibited thing, plus clauses that look foreign but reach the action; written before reading the engine,
   // first run 68.3% (ALLOW 6/16), 0 unsafe; 82.9% (ALLOW 12/16) after foreign.ts.
   ["blind43.jsonl", 41, 0.8],
+  // blind50: 44 "ask a human" lines and period budgets as owners write them (words after the human phrase, a bare
+  // line in the unit of the cap beside it, "from X up", a prohibition with "without asking me", a budget said in
+  // passing with its running total named loosely, a per-swap share); written before reading the engine. First run
+  // 70.5% (ALLOW 6/15), 0 unsafe; 93.2% (ALLOW 13/15), 0 unsafe, after parse/line-units.ts and parse/loose-budgets.ts.
+  ["blind50.jsonl", 44, 0.93],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
