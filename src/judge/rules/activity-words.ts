@@ -128,6 +128,17 @@ export const ACTIVITY_WORDS: ActivityWord[] = [
     withSubject:
       /\b(?:(?:nothing|no\s+(?:funds|money|tokens|assets|value|coins|usdc|eth|sol)|none\s+of\s+(?:the\s+|our\s+)?(?:funds|money|tokens|assets))\s+(?:(?:should|may|must|can|shall|will|is\s+to|is\s+allowed\s+to)\s+)?(?:ever\s+)?)?(?:leav(?:e|es|ing)|go(?:es)?\s+out\s+of|exits?)\s+(?:the|this|our|my|its)\s+(?:own\s+)?(?:trading\s+|main\s+)?(?:account|wallet|safe|treasury|vault|sub-?account|address)s?\b(?:\s+(?:for\s+any\s+reason|at\s+all|ever|under\s+any\s+circumstances?|whatsoever))?/gi,
   },
+  // "dont touch my money", "never touch our funds", "hands off the treasury's cash": the owner's value as a whole,
+  // so every way it can leave the account (a move between the account's own balances is only reached: held, not
+  // refused). Only with an owner's possessive and a money noun: "don't touch the USDC" names one asset and is read
+  // by the asset readers, "don't touch leverage" is a setting (foreign.ts).
+  {
+    re: /\b(?:touch(?:es|ed|ing)?|hands\s+off)\s+(?:any\s+(?:of\s+)?)?(?:my|our|the|the\s+(?:owner|client|company|treasury)['’]s)\s+(?:own\s+)?(?:money|funds|cash|savings|capital|stack|balances?|assets)\b/gi,
+    acts: LEAVES,
+    reach: OUT_OF_ACCOUNT,
+    label: "moving the owner's money",
+    negOnly: true,
+  },
   // "It never redeems, merges or splits positions": turning outcome shares back into collateral, or the reverse.
   {
     re: /\bredeem(?:s|ed|ing)?\b|\bredemptions?\b|\b(?:merg(?:e|es|ed|ing)|split(?:s|ting)?)\b(?=[^.;]{0,40}\b(?:positions?|shares?|outcomes?|sets?)\b)/gi,

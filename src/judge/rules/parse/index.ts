@@ -31,6 +31,7 @@ import { parseApprovalScope } from "./approvals";
 import { restatesNoException, settleExceptionCap } from "./exception-caps";
 import { narrowPermissionBans, parseFeeRate } from "./permission-kinds";
 import { resolvePronouns, unresolvedGrant } from "./pronouns";
+import { readAfterPermission, readEmphatic } from "./emphatic";
 import { parseCounterDecl, parseShareCaps } from "./counters";
 import { parseLooseBudget } from "./loose-budgets";
 import { isHeading, isMeta, isNarrative, isPurpose } from "./narrative";
@@ -127,6 +128,8 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   if (parseNoAsk(c, st, rule) || parseDoubt(c, st, rule)) return [];
+  // "px from ctx only"; after a permission: "but never unattended", "don't care how much" (emphatic.ts).
+  if (readAfterPermission(c, st, rule, inherit)) return [];
   // Identifiers ("EW-12", "desk 2", "rev 3"), the subject of a purpose statement and what it describes are not limits.
   consumeIdentifiers(c);
   // A sign-off's "PS" / "P.S." and a resolution's "IT IS FURTHER RESOLVED that" mark where a rule starts (frame.ts).
@@ -248,7 +251,8 @@ function parseUncached(intent: string): ParsedIntent {
   const text = st.prediction ? markBetTopics(!/validator|delegat|staking|\bunstak/i.test(intent) ? intent.replace(/\bstak(e|es|ed|ing)\b/gi, "bet") : intent) : intent;
   // "Token approvals burned us. Don't do them.": a pronoun prohibition names the activity before it (pronouns.ts).
   const protectedText = protect(text, refs);
-  const sentences = resolvePronouns(stripClauseNumbers(splitSentences(protectedText)));
+  // "Borrowing - not once, not ever.", "FOK orders? never do that.", "Don't even think about it." (emphatic.ts).
+  const sentences = resolvePronouns(readEmphatic(stripClauseNumbers(splitSentences(protectedText))));
   readBases(protectedText, refs.ctx, st);
   let prevStart = 0;
   const restatedPayee: number[] = [];

@@ -68,6 +68,8 @@ const OWN_VERBS: Verb[] = [
   { re: /\bdelegat(?=(\w*))\1(?!\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, pos: ["delegate"], neg: ["delegate"], listy: false, label: "delegating" },
   { re: /\bstak(?:e|es|ed|ing)\b|\b(?:move|moving|transfer|transferring|deposit|depositing)\b(?=[^,;.]{0,30}\b(?:into|to)\s+staking\b)/gi, pos: ["stake", "delegate"], neg: ["stake", "delegate"], listy: false, label: "staking" },
   { re: /\bunwrap\w*/gi, pos: ["unwrap"], neg: ["unwrap"], listy: false, label: "unwrapping" },
+  // "wrap eth to weth and back", "wrapping both ways": the reverse is named too.
+  { re: /\bwrap(?:s|ping|ped)?\b(?=[^.;]{0,40}?\b(?:and\s+back(?:\s+again)?|and\s+vice\s+versa|both\s+ways|in\s+both\s+directions)\b)/gi, pos: ["wrap", "unwrap"], neg: ["wrap", "unwrap"], listy: false, label: "wrapping and unwrapping" },
   { re: /\bwrap(?:s|ping|ped)?\b/gi, pos: ["wrap"], neg: ["wrap"], listy: false, label: "wrapping" },
   { re: /\bbridg\w*/gi, pos: ["bridge"], neg: ["bridge"], listy: false, label: "bridging" },
   { re: /\bborrow\w*|\btak(?:e|ing) (?:out )?(?:a )?loans?\b|\b(?:open|take on) debt\b/gi, pos: ["borrow"], neg: ["borrow"], listy: false, label: "borrowing" },
@@ -90,7 +92,7 @@ const OWN_VERBS: Verb[] = [
   { re: /\bbet(?:s|ting)?\b|\bwager\w*|\bparticipat\w*(?=\s+(?:only\s+|exclusively\s+|solely\s+)?in\s+(?:(?:the|these|those)\s+)?(?:[\w-]+\s+){0,3}markets?\b)/gi, pos: ["order", "cancel"], neg: ["order"], listy: true, label: "betting" },
   // Buying or selling a token may happen as an order or as a swap, depending on the venue.
   { re: /\bbuy(?:s|ing)?\b|\bsell(?:s|ing)?\b|\bpurchas\w*/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
-  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\b(?:open|take|hold|put on|build)\s+(?:(?:long|short|new|small|directional)\s+)?(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak\w*|\bquot(?:e|es|ing)\b|\bclos(?:e|es|ing)\b(?=\s+(?:\w+\s+){0,3}(?:positions?|longs?|shorts?|trades?))/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
+  { re: /\btrad(?:e|es|ed|ing)\b|\bplace\s+orders?\b|\b(?:open|take|hold|put on|build)\s+(?:(?:long|short|new|small|directional)\s+)?(?:positions?|trades?)\b|\bgo long\b|\bscalp\w*|\bmarket[- ]mak(?!ers?\b)\w*|\bquot(?:e|es|ing)\b|\bclos(?:e|es|ing)\b(?=\s+(?:\w+\s+){0,3}(?:positions?|longs?|shorts?|trades?))/gi, pos: ["order", "cancel", "swap"], neg: ["order", "swap"], listy: true, label: "trading" },
   { re: /\bcancel\w*\s+orders?\b|\bcancel\w*/gi, pos: ["cancel"], neg: ["cancel"], listy: false, label: "cancelling orders" },
   { re: /\b(?:operate|operating|act|acting|interact|interacting|use|using|work|transact|transacting|manag(?:e|es|ing)|handl(?:e|es|ing)|runs?|running)\b/gi, pos: [], neg: [], listy: true, label: "anything" },
 ];

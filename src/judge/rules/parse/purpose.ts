@@ -65,6 +65,14 @@ const NUMBER_WORD = String.raw`(?:two|three|four|five|six|seven|eight|nine|ten|a
 /** Group nouns a count may precede ("our two auditors"): a count of people or wallets, never an amount. */
 const GROUP = String.raw`(?:freelancers?|contractors?|auditors?|vendors?|suppliers?|keepers?|keeper\s+bots?|bots?|team\s+members?|employees?|staff|contributors?|grantees?|payees?|recipients?|wallets?|sub-?accounts?|validators?|partners?|advisors?|members?|devs?|developers?|designers?|engineers?|interns?|writers?|translators?|lawyers?|accountants?|moderators?|creators?|artists?|employees?|people|hires?)`;
 
+const EVERY = String.raw`(?:(?:every\s+(?:\d+(?:\.\d+)?\s*|few\s+|couple\s+(?:of\s+)?)?(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|mornings?|nights?|evenings?|weekdays?|blocks?)|hourly|daily|nightly|(?:once|twice)\s+(?:a|an|per)\s+(?:minute|hour|day|night))\b)`;
+const CRON = String.raw`(?:(?:on|via|from|as|by|off)\s+(?:a\s+|the\s+)?(?:cron(?:\s*job)?|scheduler|timer|schedule))`;
+/** The agent's run schedule: "runs on a cron every 30 min", "polls hourly", "is triggered by the scheduler". */
+const SCHEDULE = new RegExp(
+  String.raw`\b(?:runs?|running|wakes?\s+up|polls?|ticks?|fires?|(?:gets?|is)\s+(?:run|scheduled|triggered|called|invoked|kicked\s+off))\s+(?:${CRON}\s*(?:,\s*)?${EVERY}?|${EVERY}(?:\s*${CRON})?)`,
+  "gi",
+);
+
 /**
  * Descriptions inside a clause: the held position a hedge protects ("our spot ETH holdings"), a group's size ("our
  * two auditors"), and an aside that cites a conversation ("As discussed on Thursday's call,").
@@ -78,6 +86,9 @@ export function consumeDescriptions(c: Clause): void {
   scan(c, /\b(?:(?:we|i|you|it|they)\s+)?(?:receive|received|get|got|collect|collected|earn|earned|take\s+in)\s+from\s+(?:our\s+|the\s+|its\s+|their\s+)?(?:customers?|clients?|users?|buyers?|merchants?|subscribers?)\b/gi, () => undefined);
   // "It pays two vendors, in USDC only:" counts the group its list gives, like "our two vendors".
   scan(c, new RegExp(String.raw`(?<=\b(?:our|my|the|its|their|these|those|pays|pay|paying)\s+)${NUMBER_WORD}(?=\s+(?:[a-z-]+\s+)?${GROUP}\b)`, "gi"), () => undefined);
+  // "runs on a cron every 30 min", "wakes up hourly": when the bot is run, not how often it may act. Never after a
+  // bound word ("at most every 30 min", "only hourly", "not more than daily"): that is a rate the readers must see.
+  scan(c, SCHEDULE, (m) => !/\b(?:only|at\s+most|max(?:imum)?|no\s+more|not|never|no|than|limit\w*|cap\w*|up\s+to)\s*(?:\w+\s+){0,2}$/i.test(c.text.slice(0, m.index)));
   scan(
     c,
     /^\s*(?:as|like)\s+(?:(?:we|i)\s+)?(?:discussed|agreed|mentioned|promised|requested|planned|decided|said|noted)\s+(?:(?:on|in|at|during|over|after)\s+(?:the\s+|our\s+|my\s+|your\s+|last\s+|this\s+)?(?:\w+['’]s\s+)?(?:\w+\s+)?(?:call|meeting|chat|thread|email|sync|standup|stand-up|review|offsite|session))?\s*,/gi,
