@@ -181,6 +181,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // a group named in its own line beside a gas top-up, a title and a token label that are not lists); written before
   // reading the engine. First run 60.5% (ALLOW 5/20), 1 unsafe; 88.4% (ALLOW 15/20), 0 unsafe, after parse/list-scope.ts.
   ["blind46.jsonl", 43, 0.86],
+  // blind52 (session 24): 44 cases on purpose lines and short emphatic sentences in short mandates ("my podcast bot
+  // pays for transcription with x402 from my wallet", "and dont touch my money", "Borrowing - not once, not ever",
+  // "FOK orders? never do that", "... are ok but never unattended", "don't care how much", "px from ctx only");
+  // written before reading the engine, first run 59.1% (ALLOW 3/18), 0 unsafe; 79.5% (ALLOW 11/18) after emphatic.ts.
+  ["blind52.jsonl", 44, 0.79],
   // blind43: 41 prohibitions of activities the judged action does not perform (vaults, leverage settings, usd/spot
   // sends, agent wallets, approvals, bridging, staking, lending) against a foreign action and against the action that
   // does the prohibited thing, plus clauses that look foreign but reach the action; written before reading the engine,

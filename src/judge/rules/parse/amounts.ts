@@ -50,9 +50,10 @@ const SUBJECT_RE =
   /\b(staked|stake|staking|delegated|exposure|open interest|spent|spend|spending|deposited|supplied|borrowed|invested|allocated|holdings?|balance|position size|positions?|hedge)\b/i;
 const SCOPES: Array<[CapScope, RegExp]> = [
   ["swap", /\bswaps?\b/i],
-  ["order", /\b(?:orders?|order's|trades?|bets?|wagers?|fills?|entr(?:y|ies)|tickets?|purchases?|buys?|sells?)\b/i],
+  ["order", /\b(?:orders?|order's|trades?|bets?|wagers?|fills?|entr(?:y|ies)|tickets?|buys?|sells?)\b/i],
   ["transfer", /\b(?:payments?|transfers?|payouts?|sends?|requests?|calls?|invoices?|withdrawals?|bills?)\b/i],
-  ["any", /\b(?:transactions?|txs?|actions?|operations?|times?)\b/i],
+  // A purchase is an order on a market and a payment over x402: a cap per purchase measures both.
+  ["any", /\b(?:transactions?|txs?|actions?|operations?|times?|purchases?)\b/i],
 ];
 /** The one kind of action a text names (swaps, orders or transfers); naming two kinds, or none, it speaks of every action. */
 export function namedScope(text: string): CapScope {

@@ -20,13 +20,13 @@ import { activityPhrases } from "./polarity";
 import { add, type ParseState } from "./state";
 
 /** One refusal: "never", "not once", "no way", "absolutely not", "never do that", "off the table". */
-const REFUSAL_ONE = String.raw`(?:never(?:\s+ever)?|not\s+(?:even\s+)?once|not\s+ever|no(?:pe|ne)?|nah|no\s+way|hard\s+no|absolutely\s+not|(?:definitely|certainly)\s+not|not\s+(?:allowed|permitted|ok|okay)|forbidden|prohibited|banned|off[- ]limits|off\s+the\s+table|out\s+of\s+the\s+question|not\s+(?:under|in)\s+any\s+circumstances?|under\s+no\s+circumstances?|(?:never|don['’]?t|do\s+not|please\s+don['’]?t)(?:\s+(?:ever|even))?\s+(?:do|try|touch|use|place|send)\s+(?:that|it|this|them|those|these))`;
+const REFUSAL_ONE = String.raw`(?:never(?:\s+ever)?|not|not\s+(?:even\s+)?once|not\s+ever|no(?:pe|ne)?|nah|no\s+way|hard\s+no|absolutely\s+not|(?:definitely|certainly)\s+not|not\s+(?:allowed|permitted|ok|okay)|forbidden|prohibited|banned|off[- ]limits|off\s+the\s+table|out\s+of\s+the\s+question|not\s+(?:under|in)\s+any\s+circumstances?|under\s+no\s+circumstances?|(?:never|don['’]?t|do\s+not|please\s+don['’]?t)(?:\s+(?:ever|even))?\s+(?:do|try|touch|use|place|send)\s+(?:that|it|this|them|those|these))`;
 const REFUSAL = new RegExp(String.raw`^\s*${REFUSAL_ONE}(?:\s*[,;]?\s*(?:and\s+|or\s+)?${REFUSAL_ONE})*\s*[.!]*\s*$`, "i");
 /** "Borrowing - ...", "FOK orders? ...", "Bridging: ...": a short topic and its separator. */
 const TOPIC = /^\s*([A-Za-z][\w/+-]*(?:\s+[A-Za-z][\w/+-]*){0,4})\s*(?:[-–—:?]|,)\s*/;
 /** Words a topic may not carry: they could narrow, reverse or condition what is refused. */
 const TOPIC_DANGER =
-  /\b(?:only|just|except|unless|but|other|else|if|when|while|until|no|not|never|none|nothing|max|min|above|below|under|over|more|less|than|up|per|each|allowed|permitted|fine|ok|okay|yes|can|may|must|should|small|large|big|some|we|i|you|it|they|he|she|agent|bot)\b|n['’]t\b|\d|§/i;
+  /\b(?:only|just|except|unless|but|other|else|if|when|while|until|no|not|never|none|nothing|max|min|above|below|under|over|more|less|than|up|per|each|allowed|permitted|fine|ok|okay|yes|can|may|must|should|small|large|big|some|we|i|you|it|they|he|she|agent|bot|is|are|was|were|be|been|being|has|have|had|do|does|did|gets?|got|seems?|looks?)\b|n['’]t\b|\d|§/i;
 /** Order types and styles the order readers know by name. */
 const ORDER_KIND = /\b(?:fok|fak|ioc|gtc|gtd|alo|post[- ]only|market\s+orders?|limit\s+orders?|twaps?|stop[- ](?:loss(?:es)?|orders?)|trigger\s+orders?)\b/i;
 

@@ -52,7 +52,7 @@ import { parseHostPayees, RESTATED_PAYEE } from "./payees";
 import { parsePayeeAmounts } from "./payee-amounts";
 import { parsePayeeOnce } from "./payee-once";
 import { consumeIdentifiers, isAboutTheRules, isLabelFragment, isRecital, withoutIdentifiers } from "./fragments";
-import { consumeDescriptions, consumePurposeSubject, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
+import { consumeDescriptions, consumePurposeSubject, readX402Purchase, isOperatorStatement, isPurposeClause, markBetTopics, parseListedMarginMode, parseShortPurpose, parseSideFragment } from "./purpose";
 import { parsePositionRules } from "./positions";
 import { parseTwapDuration } from "./twap";
 import { parseMarginMode, parseApprovalShape, parseOrderType, parseProtective, parseReduceOnly, parseSide, parseSwapDirection, parseSwapMode } from "./trading";
@@ -153,6 +153,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     if (end > 0) parseLabel(c, st, end, rule);
   }
   const before = st.constraints.length;
+  readX402Purchase(c, st, rule);
   // "the delegate agent", "our delegate wallet": a role, not delegating.
   scan(c, /\bdelegate(?=\s+(?:agent|bot|wallet|address|key|account|trader|signer|operator|manager)s?\b)/gi, () => undefined);
   // Figures and frequencies per payee come first: their periods and bound words are not the caps of the clause.

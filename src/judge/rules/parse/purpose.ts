@@ -86,6 +86,11 @@ export function consumeDescriptions(c: Clause): void {
   scan(c, /\b(?:(?:we|i|you|it|they)\s+)?(?:receive|received|get|got|collect|collected|earn|earned|take\s+in)\s+from\s+(?:our\s+|the\s+|its\s+|their\s+)?(?:customers?|clients?|users?|buyers?|merchants?|subscribers?)\b/gi, () => undefined);
   // "It pays two vendors, in USDC only:" counts the group its list gives, like "our two vendors".
   scan(c, new RegExp(String.raw`(?<=\b(?:our|my|the|its|their|these|those|pays|pay|paying)\s+)${NUMBER_WORD}(?=\s+(?:[a-z-]+\s+)?${GROUP}\b)`, "gi"), () => undefined);
+  // "pays for transcription with x402 from my wallet", "buys the reports out of our balance": where the money comes
+  // from, at the end of a clause that pays or buys, is the account itself, not a payee or a limit.
+  scan(c, /\b(?:from|out\s+of)\s+(?:my|our|this|the)\s+(?:own\s+)?(?:wallet|account|balance|funds|money)(?=\s*(?:[,.;)]|$))/gi, (m) =>
+    /\b(?:pay|pays|paying|paid|buy|buys|buying|purchas\w+|spend|spends|spending|fund|funds)\b/i.test(c.text.slice(0, m.index)),
+  );
   // "runs on a cron every 30 min", "wakes up hourly": when the bot is run, not how often it may act. Never after a
   // bound word ("at most every 30 min", "only hourly", "not more than daily"): that is a rate the readers must see.
   scan(c, SCHEDULE, (m) => !/\b(?:only|at\s+most|max(?:imum)?|no\s+more|not|never|no|than|limit\w*|cap\w*|up\s+to)\s*(?:\w+\s+){0,2}$/i.test(c.text.slice(0, m.index)));
@@ -147,6 +152,21 @@ const OTHERS_DO =
 export const isOperatorStatement = (text: string): boolean =>
   (OPERATOR.test(text) || OTHERS_DO.test(text)) && !OPERATOR_DANGER.test(text.replace(WHEN_AWAY, " "));
 
+/** A purchase over x402: a buying verb in a clause that names x402. */
+const X402_PURCHASE = /^(?=.*\bx402\b).*\b(?:buys?|buying|purchas\w+|pays?\s+for|paying\s+for)\b/i;
+/** "from data providers", "from third-party vendors": the kind of seller an x402 purchase is made from. */
+const X402_SELLER = /\bfrom\s+(?:(?:the|various|different|third[- ]party|[a-z]+)\s+){0,2}(?:vendors?|providers?|sellers?|publishers?|merchants?|services?|sources?|sites?|apis?)\b/gi;
+
+/**
+ * "purchases research PDFs from publishers via x402": buying over x402 is paying per request (the buying verb alone
+ * reads as trading), and the seller group is description (the guard below keeps the rest of the purpose in view).
+ */
+export function readX402Purchase(c: Clause, st: ParseState, rule: string): void {
+  if (!X402_PURCHASE.test(c.text)) return;
+  add(st, { kind: "permit", activities: ["payment"], rule });
+  scan(c, X402_SELLER, (m) => !/\b(?:only|listed|approved|these|those|our)\b/i.test(m[0]));
+}
+
 /**
  * A purpose whose object nobody read must not scope nothing. When a purpose statement permits moving value and the
  * intent names no recipient list anywhere, or permits betting and names no market list, or permits trading and
@@ -156,7 +176,8 @@ export const isOperatorStatement = (text: string): boolean =>
  */
 export function guardPurposeObjects(st: ParseState): void {
   const listed = (dims: string[]) => st.constraints.some((k) => k.kind === "allow" && dims.includes(k.dim) && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
-  const hasRecipients = listed(["recipient", "spender"]);
+  // An x402 host list names who is paid per request: it is a payee list for this guard.
+  const hasRecipients = listed(["recipient", "spender", "host"]);
   const hasMarkets = listed(["market", "topic", "outcome"]);
   const payeeList = st.constraints.some(
     (k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) && (k.activities.length === 0 || k.activities.some((a) => a === "transfer" || a === "payment")),
@@ -180,7 +201,9 @@ export function guardPurposeObjects(st: ParseState): void {
     const moves = acts.some((a) => a === "transfer" || a === "payment");
     const trades = acts.some((a) => a === "order" || a === "swap");
     const ownList = produced.some((k) => k.kind === "allow" && ["asset", "market", "topic", "outcome"].includes(k.dim));
-    const open = (moves && !hasRecipients) || (trades && (st.prediction ? !hasMarkets : !ownList));
+    // "buys single company filings from data providers via x402": a purchase per request pays whoever serves the
+    // resource, so what is bought and from what kind of seller describe the use; caps, hosts and networks limit it.
+    const open = (moves && !hasRecipients && !X402_PURCHASE.test(r.clause)) || (trades && (st.prediction ? !hasMarkets : !ownList));
     if (!open) return;
     const question = `Not understood: "${r.clause.length > 160 ? `${r.clause.slice(0, 150)}…` : r.clause}" (could not read: ${r.ignored.slice(0, 6).join(", ")}).`;
     st.unknown.push(question);
