@@ -184,8 +184,8 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind52 (session 24): 44 cases on purpose lines and short emphatic sentences in short mandates ("my podcast bot
   // pays for transcription with x402 from my wallet", "and dont touch my money", "Borrowing - not once, not ever",
   // "FOK orders? never do that", "... are ok but never unattended", "don't care how much", "px from ctx only");
-  // written before reading the engine, first run 59.1% (ALLOW 3/18), 0 unsafe; 79.5% (ALLOW 11/18) after emphatic.ts.
-  ["blind52.jsonl", 44, 0.79],
+  // written before reading the engine, first run 59.1% (ALLOW 3/18), 0 unsafe; 81.8% (ALLOW 12/18) after emphatic.ts (on the session-24 main).
+  ["blind52.jsonl", 44, 0.81],
   // blind43: 41 prohibitions of activities the judged action does not perform (vaults, leverage settings, usd/spot
   // sends, agent wallets, approvals, bridging, staking, lending) against a foreign action and against the action that
   // does the prohibited thing, plus clauses that look foreign but reach the action; written before reading the engine,
