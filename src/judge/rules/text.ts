@@ -96,11 +96,19 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\b(whatever|anything|as (?:much|many) as)\s+(?:you|it|the agent)\s+(?:need|needs|want|wants)(?:\s+to)?\b/gi, "$1");
   // Config spelling of reduce-only: "r=true", "reduce_only: true", "reduceOnly=true".
   s = s.replace(/\b(?:r|reduce[_-]?only|reduceonly)\s*[=:]\s*true\b/gi, "reduce-only");
+  // "r must be true", "reduce_only should always be true": the flag required, said as a sentence.
+  s = s.replace(/\b(?:r|reduce[_-]?only|reduceonly)\s+(?:must|should|shall|has\s+to|needs?\s+to)\s+(?:always\s+)?be\s+(?:set\s+(?:to\s+)?)?true\b/gi, "reduce-only");
+  // "only to close wat i hold": chat spelling of "what".
+  s = s.replace(/\bwat\b/gi, "what");
   // Shorthand: "mkts" are markets, "w/" is with, "lev" is leverage, "txs" are transactions.
   // "no mkt orders", "no IOC, no mkt": the market order type, not the markets traded.
   s = s.replace(/\bmkt\b(?=\s+(?:orders?|ones?|buys?|sells?)\b)|(?<=\b(?:no|not|never|avoid)\s+)mkt\b(?=\s*(?:[.,;!)\n]|$))/gi, "market");
+  // "cross or iso", "iso/cross": both modes named, spelled out before the bare "iso" below is read as a rule.
+  s = s.replace(/\b(cross\s*(?:or|and|\/|&)\s*)isol?\b|\bisol?\b(?=\s*(?:or|and|\/|&)\s*cross\b)/gi, (_m, lead: string | undefined) => `${lead ?? ""}isolated`);
   // "lev max 3x, ISO", "5x iso only": isolated margin, written beside the leverage it goes with.
   s = s.replace(/(?<=\b(?:\d+(?:\.\d+)?\s?x|lev\w*|margin)\b[^.;\n]{0,12}?)\b(?:iso|isol)\b(?:\s+only)?/gi, "isolated margin only");
+  // Order-field shorthand: "px <= 0.40" is the limit price, "sz <= 250 sh" the size in shares.
+  s = s.replace(/\bpx\b/gi, "price").replace(/\bsz\b/gi, "size").replace(/(?<=\d\s?)sh\b\.?/gi, " shares");
   s = s.replace(/\bmkts?\b/gi, "markets").replace(/\bw\/(?=\s)/gi, "with").replace(/\blev\b(?=\s*(?:max|cap|limit|at most|up to|≤|<|\d))/gi, "leverage");
   // "pays for API calls over x402": the protocol a payment travels over, not a comparison.
   s = s.replace(/\bover\s+(?=(?:the\s+)?x402\b)/gi, "via ");
@@ -240,9 +248,12 @@ const NEG_START =
 const VERB_START =
   "(?:withdraw|supply|swap|send|pay|trade|buy|sell|delegate|stake|unstake|wrap|unwrap|add|remove|bridge|borrow|repay|lend|deposit|transfer|move|approve|close|open|place|bet|short|long|cancel|set|change|use)";
 
-/** Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. */
+/**
+ * Split a sentence into clauses at "but", dashes, and conjunctions that start a new prohibition or permission. The two
+ * sides named together ("long and short", "buying and selling") are one permission, not two clauses.
+ */
 const CLAUSE_RE = new RegExp(
-  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+(?!(?:they|it)(?:['’]re|['’]s|\\s+are|\\s+is)\\s+(?:set\\s+)?reduce)|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)|,?\\s+(?=(?:so\\s+that|so\\s+as\\s+to|in\\s+order\\s+(?:to|that))\\b)|,\\s+and\\s+that\\s+(?=\\w)`,
+  `\\s+-\\s+|,?(?<!\\b(?:anyone|anybody|anything|anywhere|nobody|nothing|none|one|address(?:es)?|wallets?|recipients?|accounts?))\\s+but\\s+|,?\\s+however,?\\s+|,\\s+(?=(?:and\\s+)?${NEG_START}\\b)|\\s+and\\s+(?=${NEG_START}\\b)|,?(?<!\\b(?:longs?|shorts?|buy(?:s|ing)?|sell(?:s|ing)?))\\s+and\\s+(?=(?:also\\s+)?${VERB_START}\\b)|,\\s+(?=(?:and\\s+)?(?:only|you may|you can|the agent may)\\b)|,?\\s+(?:provided(?:\\s+that)?|as long as|so long as|on condition that)\\s+(?!(?:they|it)(?:['’]re|['’]s|\\s+are|\\s+is)\\s+(?:set\\s+)?reduce)|,\\s+(?=(?:I|we)(?:['’]ll|\\s+will|['’]m|\\s+am|['’]d)\\b)|,?\\s+(?=(?:so\\s+that|so\\s+as\\s+to|in\\s+order\\s+(?:to|that))\\b)|,\\s+and\\s+that\\s+(?=\\w)`,
   "i",
 );
 

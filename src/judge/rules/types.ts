@@ -209,6 +209,8 @@ export type Constraint =
       appliesTo: "all" | "entries";
       /** "anything bigger than $1,000 goes through a TWAP": binds only orders whose notional is above this (USD). */
       above?: number;
+      /** "anything FOK or FAK - run it by me first": an order of a `deny` type goes to a human instead of being refused. */
+      escalate?: boolean;
     })
   /** "a TWAP must run at least 20 minutes": a TWAP order's duration in minutes (other orders are free of it). */
   | (Base & { kind: "twap_duration"; min?: number; max?: number })

@@ -112,7 +112,10 @@ export function runChecks(cs: Constraint[], view: ActionView, ctx: Ctx, permitte
           else if (c.escalate) {
             if (mode === c.mode) out.push({ type: "escalate", message: `The leverage setting puts ${view.leverage.asset ?? "the asset"} on ${mode} margin, and "${c.rule}".` });
           }
-          else if (mode !== c.mode) out.push({ type: "violation", message: `The leverage setting switches ${view.leverage.asset ?? "the"} to ${mode} margin, but "${c.rule}".` });
+          // "keep margin on cross; switching to isolated needs my sign-off": the owner named a human as the way to the
+          // other mode, so the switch is theirs to decide (the referral escalates it), not refused.
+          else if (mode !== c.mode && !cs.some((k) => k.kind === "margin_mode" && k.escalate && k.mode === mode))
+            out.push({ type: "violation", message: `The leverage setting switches ${view.leverage.asset ?? "the"} to ${mode} margin, but "${c.rule}".` });
         }
         break;
       case "slippage_cap":

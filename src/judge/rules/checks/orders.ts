@@ -51,6 +51,7 @@ export function checkSide(c: Extract<Constraint, { kind: "side" }>, view: Action
     // Without the owner saying trims are fine ("selling down my long is fine"), a non-reduce-only trim is held:
     // "sells: reduce-only, always (no shorts)" may mean the flag itself, which no reader may have taken.
     if (closes && !c.trimOk) out.push({ type: "unknown", message: `The ${desc(o)} order is not reduce-only; it may only trim the existing position, but "${c.rule}" leaves that unclear.` });
+    else if (!closes && c.escalate) out.push({ type: "escalate", message: `The ${desc(o)} order could open a ${c.allowed === "long" ? "short" : "long"} position, which "${c.rule}" holds for the owner.` });
     else if (!closes) out.push({ type: "violation", message: `The ${desc(o)} order could open a ${c.allowed === "long" ? "short" : "long"} position, which "${c.rule}" forbids.` });
   }
   return out;
@@ -138,7 +139,8 @@ export function checkOrderType(c: Extract<Constraint, { kind: "order_type" }>, v
     if (problems.length === 0) continue;
     const msg = `The ${desc(o)} order breaks "${c.rule}": ${[...new Set(problems)].join("; ")}.`;
     // "Entries must be ..." does not clearly cover reduce-only exits such as a stop-loss.
-    if (c.appliesTo === "entries" && o.reduceOnly)
+    if (c.escalate) out.push({ type: "escalate", message: `The ${desc(o)} order is of a type the owner decides ("${c.rule}"): ${[...new Set(problems)].join("; ")}.` });
+    else if (c.appliesTo === "entries" && o.reduceOnly)
       out.push({ type: "unknown", message: `The ${desc(o)} exit would break "${c.rule}" if the rule covers exits as well as entries; that is unclear.` });
     else out.push({ type: "violation", message: msg });
   }

@@ -5,6 +5,7 @@
 import { consume, scan, type Clause } from "../text";
 import { ESCALATE_RE } from "./amounts";
 import { readSizeThreshold } from "./twap";
+import { refusedTypes, typesReferred } from "./tif-polarity";
 import type { Constraint } from "../types";
 import { add, asSymbol, type ParseState } from "./state";
 
@@ -235,18 +236,8 @@ const TYPE_WORDS: Array<[RegExp, string[]]> = [
 /** "post-only is not required", "IOC orders are optional", "GTD is not mandatory": no obligation. */
 const NOT_REQUIRED = /\b(?:is|are)\s+(?:not\s+(?:required|needed|necessary|mandatory|compulsory|obligatory|a\s+must)|optional)\b|\b(?:no\s+need\s+(?:for|to\s+use)|(?:don['’]t|do\s+not|doesn['’]t|does\s+not)\s+(?:have|need)\s+to\s+(?:be|use))\b/i;
 
-/** Per found type word: negated by a "no"/"never" since the previous one, or joined to a negated one by "or"/"and"/",". */
-function negatedLater(text: string, found: Array<{ index: number }>): boolean[] {
-  const out: boolean[] = [];
-  found.forEach((f, i) => {
-    if (i === 0) return void out.push(false);
-    const prev = found[i - 1];
-    const gap = text.slice(prev.index, f.index).replace(/^\S+/, "");
-    if (new RegExp(String.raw`\b(?:${NEG}|avoid|without|except|nothing)\b`, "i").test(gap)) out.push(true);
-    else out.push(out[i - 1] && /^[\s,/]*(?:(?:orders?|or|and|nor)[\s,/]+)*$/i.test(gap));
-  });
-  return out;
-}
+/** Every type name TYPE_WORDS knows, to see what else a clause says. */
+const TYPE_NAMES = new RegExp(TYPE_WORDS.map(([re]) => re.source).join("|"), "gi");
 
 /** Order type / time-in-force rules. "Entries must be..." applies to orders that open or add to a position. */
 export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence: string): void {
@@ -260,25 +251,29 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
     return;
   }
   const above = readSizeThreshold(c);
-  const found: Array<{ index: number; kinds: string[] }> = [];
-  for (const [re, kinds] of TYPE_WORDS) scan(c, re, (m) => void found.push({ index: m.index, kinds }));
+  const found: Array<{ index: number; end: number; kinds: string[] }> = [];
+  for (const [re, kinds] of TYPE_WORDS) scan(c, re, (m) => void found.push({ index: m.index, end: m.index + m[0].length, kinds }));
   if (found.length === 0) return;
   // The "only" of a type's own name ("post-only", "add-liquidity-only", "maker-only") narrows nothing.
   const text = c.text.replace(/\b(post|maker|liquidity|reduce|close)[- ]only\b/gi, "$1 xxxx");
   found.sort((a, b) => a.index - b.index);
-  const before = c.text.slice(0, found[0].index);
-  const negative = new RegExp(String.raw`\b(?:${NEG}|avoid|without|except|nothing)\b[^,;]*$`, "i").test(before);
-  const kinds = [...new Set(found.flatMap((f) => f.kinds))];
+  // Each type's refusal is its own stretch's ("Only GTC or GTD orders, FOK and FAK are forbidden"): tif-polarity.ts.
+  const { refused, spans } = refusedTypes(text, found);
+  const kindsOf = (keep: (i: number) => boolean): string[] => [...new Set(found.filter((_, i) => keep(i)).flatMap((f) => f.kinds))];
+  const kinds = kindsOf(() => true);
+  const denied = kindsOf((i) => refused[i]);
+  const allRefused = refused.every(Boolean);
+  // Whether the rest restricts is read without the refusing stretches ("IOC must never be used" is no "must" for GTC).
+  let rest = text;
+  for (const [from, to] of spans) rest = rest.slice(0, from) + " ".repeat(to - from) + rest.slice(to);
   const appliesTo = /\bentr(?:y|ies)\b|\bopening orders?\b|\bnew positions?\b|\bto open\b/i.test(sentence) ? "entries" : "all";
-  const after = c.text.slice(found[found.length - 1].index);
-  const bannedAfter = /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted)\b/i.test(after);
   // "limit orders are fine" permits without restricting; a restriction needs "only", "must", "use", "always".
-  // A config line ("order types: GTC", "tif: GTC, GTD") lists the allowed ones.
+  // A config line ("order types: GTC", "tif: GTC, GTD", "tif allowed: Gtc, Alo") lists the allowed ones.
   // "Orders are to be resting limit orders (GTC or GTD)", "shall be": obligations as much as "must".
   // "You can use stop losses", "take-profits are welcome, use them": a permission, unless "only" or "must" narrows it.
-  const permissive = /\b(?:can|may|could|free\s+to|allowed\s+to|ok\s+to|fine\s+to)\s+(?:also\s+)?(?:use|be)\b|\b(?:are|is)\s+(?:also\s+|always\s+)?(?:good|welcome|fine|ok|okay|allowed|permitted|encouraged)\b|\buse\s+them\b/i.test(text);
-  const narrowing = /\b(?:only|must|shall|always(?!\s+(?:fine|ok|okay|good|welcome|allowed|permitted))|exclusively|required|require|(?:are|is|has|have)\s+to\s+be)\b/i.test(text);
-  const restricting = (!permissive || narrowing) && (/\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)\s*:/i.test(text));
+  const permissive = /\b(?:can|may|could|free\s+to|allowed\s+to|ok\s+to|fine\s+to)\s+(?:also\s+)?(?:use|be)\b|\b(?:are|is)\s+(?:also\s+|always\s+)?(?:good|welcome|fine|ok|okay|allowed|permitted|encouraged)\b|\buse\s+them\b/i.test(rest);
+  const narrowing = /\b(?:only|must|shall|always(?!\s+(?:fine|ok|okay|good|welcome|allowed|permitted))|exclusively|required|require|(?:are|is|has|have)\s+to\s+be)\b/i.test(rest);
+  const restricting = (!permissive || narrowing) && (/\b(?:only|must|should|shall|always|use|using|exclusively|required|require|need|needs|(?:are|is|has|have)\s+to\s+be)\b|^\s*(?:allowed\s+|permitted\s+)?(?:order\s+types?|tifs?|time[- ]in[- ]force)(?:\s+(?:allowed|permitted|ok|whitelist|allowlist))?\s*:|^\s*(?:the\s+)?(?:permitted|allowed)\s+(?:order\s+types?|tifs?|times?[- ]in[- ]force)\s+(?:are|is)\b/i.test(rest));
   // "You may quote BTC perps with post-only orders": a grant that names how it is done carries the type as its scope
   // (as "only" would), unlike "post-only orders are permitted" or "you can use post-only orders".
   const lead = text.slice(0, found[0].index);
@@ -292,19 +287,25 @@ export function parseOrderType(c: Clause, st: ParseState, rule: string, sentence
   }
   if (referral && above === null) {
     // left to the threshold readers
-  } else if (above !== null && !negative && !bannedAfter) {
+  } else if (!denied.length && typesReferred(rest.replace(TYPE_NAMES, " "), c.text, sentence)) {
+    // "anything FOK or FAK - run it by me first": a human decides orders of these types (tif-polarity.ts).
+    add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, escalate: true, rule });
+  } else if (above !== null && !denied.length) {
     // Orders above the figure must be of the named type; smaller ones are free of this clause.
-    add(st, { kind: "order_type", allow: [...new Set(found.flatMap((f) => f.kinds))], deny: [], appliesTo, above, rule });
-  } else if (negative || bannedAfter) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
-  else if (restricting || grantWith) {
-    // "Limit orders only: no trigger orders": a later type under its own negation is denied, not allowed.
-    const denied = negatedLater(c.text, found);
-    const allow = [...new Set(found.filter((_, i) => !denied[i]).flatMap((f) => f.kinds))];
-    const deny = [...new Set(found.filter((_, i) => denied[i]).flatMap((f) => f.kinds))].filter((k) => !allow.includes(k));
-    add(st, { kind: "order_type", allow, deny: [], appliesTo, rule });
-    if (deny.length) add(st, { kind: "order_type", allow: [], deny, appliesTo, rule });
+    add(st, { kind: "order_type", allow: kinds, deny: [], appliesTo, above, rule });
+  } else if (allRefused) add(st, { kind: "order_type", allow: [], deny: kinds, appliesTo, rule });
+  else {
+    // "Limit orders only: no trigger orders": a refused type is denied, the others are the allowed list when the
+    // clause restricts; "GTC is fine, IOC is banned" only refuses.
+    const allow = kindsOf((i) => !refused[i]).filter((k) => !denied.includes(k));
+    if (restricting || grantWith) add(st, { kind: "order_type", allow, deny: [], appliesTo, rule });
+    if (denied.length) add(st, { kind: "order_type", allow: [], deny: denied.filter((k) => !allow.includes(k) || !(restricting || grantWith)), appliesTo, rule });
   }
   scan(c, /\b(?:are|is)\s+(?:banned|forbidden|prohibited|not allowed|disallowed|not permitted|fine|ok|okay|allowed|permitted)\b/gi, () => undefined);
+  // "FOK, FAK forbidden", "# Ioc banned", "none of that FOK/FAK stuff": the words of a refusal just read.
+  if (denied.length) scan(c, /\b(?:banned|forbidden|prohibited|disallowed|excluded|off[- ]limits|not\s+(?:allowed|permitted))\b|\bnone(?:\s+of)?(?:\s+(?:that|this|those|these|the))?\b|\bstuff\b|\b(?:while|whereas)\b/gi, () => undefined);
+  // "tif allowed: Gtc, Alo": the key of a config line listing the allowed ones.
+  if (restricting) scan(c, /^\s*(?:order\s+types?|tifs?|time[- ]in[- ]force)\s+(?:allowed|permitted|ok|whitelist|allowlist)\b|^\s*(?:the\s+)?(?:permitted|allowed)\s+(?:order\s+types?|tifs?|times?[- ]in[- ]force)\s+(?:are|is)\b/gi, () => undefined);
   scan(c, /\b(?:for|when)\s+(?:closing|exits?|closes?|opening|entries|new positions|reducing)\b|\bto\s+(?:close|exit|open|reduce)\b/gi, () => undefined);
   scan(c, new RegExp(String.raw`\b(?:${NEG}|avoid|only|must\s+be|should\s+be|use|using|orders?|entries|entry|the\s+book|book|types?|time[- ]in[- ]force|tif)\b`, "gi"), () => undefined);
 }
