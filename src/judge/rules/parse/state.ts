@@ -38,7 +38,8 @@ export function newState(intent: string): ParseState {
     unknown: [],
     names: new Map(),
     self: [],
-    prediction: /polymarket|\bbets?\b|\bwagers?\b|prediction[- ]markets?|kalshi/i.test(intent),
+    // "pm bot", "pm acct": Polymarket's short name at the head of a mandate (not "3 pm").
+    prediction: /polymarket|\bbets?\b|\bwagers?\b|prediction[- ]markets?|kalshi|\bpm\s+(?:bot|acct|account|agent|rules|mandate|book|desk|wallet)\b/i.test(intent),
     labelPermits: [],
     reinforce: [],
     stableOnly: stablesOnly(intent),
