@@ -79,7 +79,11 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // config blocks, Slack; blind41 prose: dictation, letters, a DAO motion, an agreement, non-native and teenage
   // writers), kept off main and run once at the end: 45.6% / 50.0% on the round's starting engine (9ddd605), 44.4% /
   // 50.0% on its final one (ALLOW recall 0/36 each), 0 unsafe. Regression floors from here on.
-  ["blind40.jsonl", 90, 0.44],
+  // Session 24 (blind49, order fields): 0.44 -> 0.42. b40-pm-032 and -035 (expected BLOCK) were blocked only by a
+  // false reading, "not ticked: order type GTC or GTD" denying GTC, which also blocked every GTC order of that
+  // checklist (pm-031/034/036/039, expected ALLOW). With refusals bound to their own stretch (tif-polarity.ts) the
+  // unticked lines stay unread and all of them escalate: 40/90 -> 38/90, no false BLOCK left, 0 unsafe.
+  ["blind40.jsonl", 90, 0.42],
   ["blind41.jsonl", 90, 0.5],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
@@ -196,6 +200,12 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // passing with its running total named loosely, a per-swap share); written before reading the engine. First run
   // 70.5% (ALLOW 6/15), 0 unsafe; 93.2% (ALLOW 13/15), 0 unsafe, after parse/line-units.ts and parse/loose-budgets.ts.
   ["blind50.jsonl", 44, 0.93],
+  // blind49: 45 cases on order fields in short Hyperliquid and Polymarket mandates (a margin mode beside a leverage
+  // cap, side permissions, reduce-only as the only kind of order, time-in-force lists naming the refused kinds, a
+  // per-share price cap and a share-count cap beside a dollar cap), each with its unsafe side; written before reading
+  // the engine. First run 44.4% (ALLOW 0/19), 0 unsafe; 100% (ALLOW 19/19) after margin-words.ts, tif-polarity.ts,
+  // side-words.ts, reduce-words.ts and the price / shares shorthand.
+  ["blind49.jsonl", 45, 1.0],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
