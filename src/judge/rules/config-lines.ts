@@ -59,6 +59,23 @@ function unitInKey(s: string): string {
   });
 }
 
+/**
+ * "slippageBps <= 75", "max_slippage_pct: 0.5", "maxOrderUsd = 500": a code-style key whose last part is the unit
+ * of its bare figure. The unit goes onto the figure and the key is split into its words ("slippage <= 75 bps"), so
+ * 75 is read as basis points and never as a $75 cap. A figure that already carries a unit is left as written.
+ */
+function unitSuffixKey(s: string): string {
+  return s.replace(
+    /\b((?:[a-z]+(?:[A-Z][a-z]+)*)|(?:[a-z]+(?:_[a-z]+)*))(?:_|(?=[A-Z]))(bps|Bps|BPS|pct|Pct|PCT|percent|Percent|usd|Usd|USD)\b(\s*(?:<=|≤|=<|<|:|=|\bmax\b|\bat most\b)\s*)(\d[\d,]*(?:\.\d+)?)(?![\d.,]|\s*(?:%|bps\b|bp\b|basis\b|percent\b|usd|\$|[kKmM]\b))/g,
+    (_m, key: string, unit: string, sep: string, fig: string) => {
+      const words = key.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+      const u = unit.toLowerCase();
+      const value = u === "bps" ? `${fig} bps` : u === "usd" ? `$${fig}` : `${fig}%`;
+      return `${words}${sep}${value}`;
+    },
+  );
+}
+
 const PERIOD_KEY = String.raw`(?:per|each|every|a)\s+(?:day|week|month|order|swap|trade|call|request|payment|transfer|tx|transaction|bet|tip|send|withdrawal)|daily|weekly|monthly`;
 
 /**
@@ -172,8 +189,8 @@ function headingNouns(s: string): string {
 }
 
 export function normaliseConfigLines(raw: string): string {
-  if (!/[:=|§]|\b(?:counting|incl|including|inclusive|daily|weekly|monthly)\b/i.test(raw)) return raw;
-  let s = headingNouns(tables(raw));
+  if (!/[:=|§<≤]|\bmax\b|\bat most\b|\b(?:counting|incl|including|inclusive|daily|weekly|monthly)\b/i.test(raw)) return raw;
+  let s = unitSuffixKey(headingNouns(tables(raw)));
   s = sectionNumbers(s);
   s = marginMode(s);
   s = swapModeKey(s);

@@ -14,6 +14,8 @@ import { nameReferrals } from "./parse/human";
 import { applyDefinitions, normaliseLayout, unwrapLayout } from "./layout";
 import { readCapTables } from "./cap-tables";
 import { normaliseConfigLines } from "./config-lines";
+import { normaliseNetworks } from "./networks";
+import { USD_STABLES } from "./vocab";
 import { readStructure } from "./structure/index";
 
 export interface Refs {
@@ -66,9 +68,19 @@ function normaliseStyles(raw: string): string {
   return out;
 }
 
+/** "75,000 of the stablecoin", "10k of the stable": the figure in the only dollar stablecoin the text names. */
+function theStablecoin(s: string): string {
+  if (!/\bstable(?:coin)?s?\b/i.test(s)) return s;
+  const named = new Set((s.match(/\b[A-Z][A-Z0-9]{2,5}\b/g) ?? []).filter((w) => USD_STABLES.has(w)));
+  if (named.size !== 1) return s;
+  const [sym] = [...named];
+  return s.replace(/(\d[\d,]*(?:\.\d+)?\s?[kKmM]?)\s+(?:of\s+)?(?:the|our)\s+stable(?:coin)?\b/g, `$1 ${sym}`);
+}
+
 /** Replace the literal things in an intent by placeholders; returns the protected text. */
 export function protect(raw: string, refs: Refs): string {
-  let s = normaliseStyles(raw).replace(AMBIGUOUS_RE, (_m, n: string) => hold(refs.numbers, "n", n)).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
+  // "ctx.wallet", "ctx.prices": owners' short name for the context object, a path like "context.wallet".
+  let s = normaliseStyles(raw).replace(/\bctx\.(?=[A-Za-z_])/g, "context.").replace(AMBIGUOUS_RE, (_m, n: string) => hold(refs.numbers, "n", n)).replace(/[\u2018\u2019\u201b]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, " - ");
   // "USDC <-> SOL" goes both ways; "WETH -> USDC" is one direction.
   s = s.replace(/\s*(?:<->|↔|<=>)\s*/g, " and ").replace(/\s*->\s*|\s*→\s*/g, " to ");
   // "the approve the swap needs", "approvals that a supply requires": the approval for that action, no condition.
@@ -78,6 +90,9 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/≤|=<|<=/g, " at most ").replace(/≥|>=/g, " at least ").replace(/\s<\s?(?=[$\d])/g, " under ").replace(/\s>\s?(?=[$\d])/g, " above ").replace(/\u00a0/g, " ");
   // "1. Permitted instruments: ..." at the start of a line: an enumerator, not a quantity.
   s = s.replace(/(^|\n)[ \t]*\d{1,2}[.)][ \t]+(?=[A-Za-z])/g, "$1");
+  // "at most 75,000 of the stablecoin in": the one stablecoin the intent names, so a pair with another token stays
+  // one ceiling per asset. With none or several named, it is left as written (unread).
+  s = theStablecoin(s);
   // "USD 4,000" is "$4,000" (only the bare currency code, never a token such as USDC).
   s = s.replace(/\bUSD\s+(?=\d)/g, "$");
   // "per UTC day", "(UTC)": the engine's days are UTC days.
@@ -134,6 +149,9 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bcompute[- ]budget\b/gi, "compute-unit");
   // "appear under context.x", "listed under context.x": in the list at that path.
   s = s.replace(/\b(?:appears?|listed|named|found|kept)\s+(?:under|in)\s+(?=context\.)/gi, "in ");
+  // "the validators under context.validators.ok": a plural of listed things before "under" a path names the list there
+  // (never a cap: "payments under context.x" has no such noun and stays a bound).
+  s = s.replace(/\b(validators|payees|vendors|addresses|wallets|recipients|destinations|markets|tokens|assets|coins|mints|hosts|contractors|suppliers|grantees|counterparties|spenders|routers|pools|accounts|sub-?accounts)\s+under\s+(?=context\.)/gi, "$1 in ");
   // "bigger than like 800 bucks": a hedge, not a word of the rule.
   s = s.replace(/\b(?:like|about|roughly|around)\s+(?=\$?\d)/gi, "");
   // "never short, unless you're closing part of our long": closing a long is not shorting; the exception restates it.
@@ -143,6 +161,8 @@ export function protect(raw: string, refs: Refs): string {
   s = s.replace(/\bthose\s+(sells|buys|orders|exits)\b/gi, "$1");
   // Test networks: a chain class.
   s = s.replace(/\btest\s?nets?\b|\btest\s+networks?\b|\btest\s+chains?\b/gi, "testnets");
+  // "x402: Base USDC, mainnet only (no testnets)", "base and arbitrum r off limits": networks as owners name them.
+  s = normaliseNetworks(s);
   // "Undelegating, pulling HYPE out of staking, or sending HYPE elsewhere: all off-limits": every item is prohibited.
   // A bullet's marker stays in front ("- over 600 STRK: not allowed" -> "- never over 600 STRK"), not after "never".
   s = s.replace(/(^\s*(?:[-*•‣]\s+)?|[.;\n]\s*(?:[-*•‣]\s+)?)([^.;:\n]{3,200}?)\s*:\s*(?:(?:all|both|each|every one)(?:\s+of\s+(?:them|these))?\s+)?(?:are\s+|is\s+)?(?:off[- ]limits|forbidden|prohibited|banned|not allowed|not permitted|a no[- ]go)\b/gi, "$1never $2");

@@ -293,7 +293,12 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     const budget = findIn(c, /\b(?:budget|allowance|spending limit|spend limit|quota|limit)\b/gi, preStart, postEnd);
     // "max 2 WETH or 7,000 USDC": the second amount of an "or" pair shares the first one's cap word.
     // "20 SOL max or 3k USDC max", "4 SOL, or 650 USDC": the first one's own cap word may sit between the two.
-    const pairedWithPrev = i > 0 && /^\s*(?:(?:max(?:imum)?|at most|tops|or less)\s*)?(?:,\s*(?=or\b))?\(?\s*(?:or|and|\/)\s*$/i.test(c.text.slice(amounts[i - 1].end, a.start));
+    // "at most 25 WETH in, or at most 75,000 USDC in": the side word and the cap word said again after "or" too.
+    const pairedWithPrev =
+      i > 0 &&
+      /^\s*(?:(?:in|input|of input|sold|to sell)\s*)?(?:(?:max(?:imum)?|at most|tops|or less)\s*)?(?:,\s*(?=or\b))?\(?\s*(?:(?:or|and|\/)|(?:or|\/)\s*(?:max(?:imum)?|at most|up to|no more than|not more than))\s*$/i.test(
+        c.text.slice(amounts[i - 1].end, a.start),
+      );
     let inherited = pairedWithPrev && groupWords[i - 1]?.cap ? groupWords[i - 1] : null;
     // "Max $0.50 per request and $20.00 total per day": a later amount with its own period or scope word
     // continues the list the clause's cap word started.

@@ -55,7 +55,7 @@ const ROLE = String.raw`(?:humans?|persons?|people|owners?|cfo|ceo|cto|coo|cio|t
 const TARGET = String.raw`(?:me|us|myself|ourselves|someone|somebody|on-?call|#[\w-]+|(?:(?:the|a|an|our|my|your|two|2|three|3|both|all|any|one|another|a second|their)\s+)?(?:[\w'’-]+\s+){0,3}?${ROLE}(?:\s+${ROLE}\b)*(?:\s+of\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?)?)\b`;
 /** What the referral asks for: "for approval", "for manual approval", "for check", "for a sign-off". */
 const PURPOSE = String.raw`(?:a\s+|an\s+|the\s+|their\s+|his\s+|her\s+)?(?:(?:manual|written|explicit|prior|final|human|formal|second)\s+)?(?:approval|review|sign[- ]?off|check(?:ing)?|confirmation|decision|go-?ahead|ok|okay|countersignature|signature|vote|consideration|authori[sz]ation|verification|clearance|blessing)`;
-const WAIT_FOR = String.raw`(?:a|an|the|my|our|their|his|her|explicit|written)?\s*(?:[\w'’-]+['’]s\s+)?(?:thumbs[- ]?up|ok|okay|go-?ahead|approval|sign[- ]?off|confirmation|green light|yes|reply|answer|response|countersignature|signature|decision)`;
+const WAIT_FOR = String.raw`(?:a|an|the|my|our|their|his|her|explicit|written)?\s*(?:(?:[\w'’-]+\s+){0,2}?[\w'’-]+['’]s\s+)?(?:thumbs[- ]?up|ok|okay|go-?ahead|approval|sign[- ]?off|confirmation|green light|yes|reply|answer|response|countersignature|signature|decision)`;
 
 export const REFERRAL_RE = new RegExp(
   [
@@ -69,8 +69,8 @@ export const REFERRAL_RE = new RegExp(
     String.raw`(?<!\b(?:per|each|every|a|one|any|the)\s)\b(?:(?:stop|pause|halt)\s+and\s+)?(?:ask(?:ing)?|ping(?:ing)?|pag(?:e|ing)|text(?:ing)?|call(?:ing)?|message|messaging|dm|notify(?:ing)?|alert(?:ing)?|consult(?:ing)?|email(?:ing)?|contact(?:ing)?|check(?:ing)?\s+(?:in\s+)?(?:with|w\/?)|run\s+(?:it|this|that|them)\s+(?:by|past)|clear\s+(?:it|this|that|them)\s+with|confirm(?:ing)?\s+with|talk(?:ing)?\s+to)\s+(?:to\s+)?${TARGET}(?=\s*(?:$|[,.;:)!]|first|before|prior|and\b|if\b|when\b|whenever\b|for\b|about\b))`,
     // "post in #treasury and wait for a thumbs-up"
     String.raw`\b(?:post|drop|raise|flag|open)\s+(?:it\s+|a\s+(?:message|request|ticket|note)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:#[\w-]+|[\w-]+\s+(?:channel|chat|group|thread))(?:\s+channel)?\s+(?:and\s+)?wait\b(?:\s+for\s+${WAIT_FOR})?`,
-    // "wait for a thumbs-up", "wait for the desk's OK"
-    String.raw`\bwait(?:ing)?\s+for\s+${WAIT_FOR}(?:\s+(?:from|by|of)\s+${TARGET})?`,
+    // "wait for a thumbs-up", "wait for the desk's OK", "a swap over $60k waits for the desk lead's OK"
+    String.raw`\bwait(?:s|ing)?\s+for\s+${WAIT_FOR}(?:\s+(?:from|by|of)\s+${TARGET})?`,
     // "needs the approval of the board", "requires the written sign-off of the Head of Risk", "need the risk desk's sign-off"
     String.raw`\b(?:needs?|requires?|required|subject to|must (?:have|get|obtain)|only with)\s+(?:(?:the|a|an|prior|written|explicit|manual|formal)\s+)*(?:approval|sign[- ]?off|consent|authori[sz]ation|agreement|ok|okay|say-?so|blessing|countersignature|signature)\s+(?:of|from|by)\s+${TARGET}`,
     String.raw`\b(?:needs?|requires?|subject to|must (?:have|get|obtain)|only with)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?[\w-]+(?:['’]s|s['’])\s+(?:(?:written|explicit|prior|formal)\s+)?(?:approval|sign[- ]?off|consent|ok|okay|go-?ahead|signature|countersignature|blessing|review)`,

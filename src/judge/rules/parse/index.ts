@@ -46,7 +46,7 @@ import { isLimiting } from "./reading";
 import { stripClauseNumbers } from "../structure/clause-numbers";
 import { vanishedAssets } from "./vanished-assets";
 import { LIMITS_SOMETHING, shorten } from "./settle";
-import { holdTails, isRestatementFragment, settleTails, tolerateLeftovers } from "./tolerance";
+import { holdTails, isRestatementFragment, restatesAssetList, restatesRecipientRefusal, restatesDestinationList, settleTails, tolerateLeftovers } from "./tolerance";
 import { parseMarketPhrases } from "./market-scope";
 import { bindCondition, OPENS_CONDITION, prohibits, readCondition, readLeadingCondition, UNREAD_CONDITION, type ConditionRead } from "./conditions";
 import { noteBandUnit, readAloneTier } from "./tiers";
@@ -104,7 +104,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
     return [];
   }
   // Only a prohibition without a recipient, asset or exception can absorb it: any narrower one would be widened.
-  if (!first && ((RESTATED_WHO.test(c.text) && st.constraints.slice(sentenceFrom).some((k) => k.kind === "forbid" && !k.asset && !k.direction && k.activities.includes("transfer"))) || restatesNoException(c.text, st.constraints.slice(sentenceFrom)))) {
+  if (restatesAssetList(c.text, st.constraints) || restatesRecipientRefusal(c.text, st.constraints) || (!first && (restatesDestinationList(c.text, st.constraints.slice(sentenceFrom)) || (RESTATED_WHO.test(c.text) && st.constraints.slice(sentenceFrom).some((k) => k.kind === "forbid" && !k.asset && !k.direction && k.activities.includes("transfer"))) || restatesNoException(c.text, st.constraints.slice(sentenceFrom))))) {
     consume(c, 0, c.text.length);
     return [];
   }

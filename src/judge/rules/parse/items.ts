@@ -90,6 +90,7 @@ const VENUE_RE = new RegExp(
     .join("|")})\\b(?:\\s+v\\d)?(?:\\s+(?:pool|lending pool|router|swaprouter|protocol|vaults?|contracts?|markets?|exchange|app|dex|clob|api))?\\b`,
   "gi",
 );
+const TESTNETS = ["sepolia", "base-sepolia", "arbitrum-sepolia", "solana-devnet"];
 const CEX = new Set(["kraken", "binance", "coinbase", "okx", "bybit"]);
 const CHAIN_WORDS = Object.keys(CHAINS)
   .filter((k) => k !== "base" && k !== "mainnet" && k !== "hyperliquid")
@@ -137,10 +138,10 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
     push(it.chains, CHAIN_IDS[m[1]]);
   });
   scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
-  // "testnets" (normalised from "test networks"): the test chains the engine knows.
+  // "testnets" (normalised from "test networks"): the test chains the engine knows (src/venues/lib/chains.ts names
+  // Arbitrum Sepolia and Solana devnet too, so "no testnets" must reach them).
   scan(c, /\btestnets\b/gi, () => {
-    push(it.chains, "sepolia");
-    push(it.chains, "base-sepolia");
+    for (const t of TESTNETS) push(it.chains, t);
   });
   // Config lines ("network: base", "chain = base"): the key says the lower-case word is the chain.
   scan(c, /\b(?:networks?|chains?)\s*[:=]\s*base\b/gi, () => push(it.chains, "base"));

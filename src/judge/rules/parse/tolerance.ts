@@ -27,6 +27,7 @@ type Span = [number, number];
 const NOUN_DIMS: Array<[RegExp, ListDim[]]> = [
   [/^(?:tokens?|assets?|coins?|currenc(?:y|ies)|stablecoins?)$/, ["asset", "assetClass"]],
   [/^(?:wallets?|address(?:es)?|recipients?|payees?|vendors?|people|persons?|accounts?|counterpart(?:y|ies)|destinations?|validators?|grantees?|contractors?|suppliers?|employees?|one|body)$/, ["recipient", "spender"]],
+  [/^where$/, ["recipient"]],
   [/^(?:ones?|list)$/, ["asset", "assetClass", "recipient", "spender", "market", "marketType", "topic", "host", "chain", "venue", "contract"]],
   [/^(?:markets?|perps?|pairs?|instruments?)$/, ["market", "asset", "marketType", "topic"]],
   [/^(?:hosts?|sites?|apis?|services?|providers?|endpoints?|domains?|sellers?|merchants?)$/, ["host", "recipient"]],
@@ -35,8 +36,10 @@ const NOUN_DIMS: Array<[RegExp, ListDim[]]> = [
 ];
 
 // "nobody else", "and to no other wallet", "nothing beyond those", "# the only destination", at the clause's end.
+// Also in brackets ("payees: context.payees (nobody else)"), in a learner's order ("to nobody other"), and by place
+// ("never anywhere else", "nowhere else", "not to anyone else"): the last two restate a list of destinations.
 const CLOSER_TAIL =
-  /(?:^|,\s*|\s+)(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from|through|via)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+))(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
+  /(?:^|,\s*|\s+)(?:\(\s*)?(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from|through|via)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|other|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+)|(?:(?:never|not)\s+(?:to\s+)?)?any(where|one|body)\s+else|no(where)\s+else)(?:,?\s+(?:ever|at\s+all))?\s*\)?\s*[.!]*\s*$/i;
 
 interface Held {
   span: Span;
@@ -73,7 +76,7 @@ function holdCloser(c: Clause): void {
   const m = CLOSER_TAIL.exec(c.text);
   // "Please no other coins" is a prohibition of its own: a closer only rides on a rule written before it.
   if (!m || !/[A-Za-z0-9§]/.test(c.text.slice(0, m.index).replace(/\b(?:please|pls|plz|and|so|also|just|but|then|ok|okay)\b/gi, ""))) return;
-  const noun = (m[1] ?? m[2] ?? m[3] ?? "").toLowerCase();
+  const noun = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").toLowerCase();
   const dims = noun ? NOUN_DIMS.find(([re]) => re.test(noun))?.[1] : "any";
   if (dims) hold(c, m, dims);
 }
@@ -168,6 +171,43 @@ const FRAGMENTS: Array<[RegExp, (k: Constraint) => boolean]> = [
   [/^\s*(?:and\s+)?nothing\s+(?:more|further)\s*[.!]*\s*$/i, (k) => k.kind === "allow" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0)],
   [new RegExp(String.raw`^\s*(?:and\s+)?${EMPHASIS}\s*[.!]*\s*$`, "i"), (k) => k.kind !== "permit"],
 ];
+
+/**
+ * "Output goes to context.wallet, never anywhere else", "pay context.payees, nobody else": a clause cut from the
+ * destination list before it in the sentence that only closes that list again. Read before the negation readers
+ * (which would take "anywhere else" as a destination of its own).
+ */
+const DEST_CLOSER =
+  /^\s*(?:and\s+)?(?:(?:(?:never|not)\s+(?:to\s+)?)?any(?:where|one|body)\s+else|no(?:where|body|[\s-]one)\s+else|(?:never|not)\s+(?:to\s+)?any\s+other\s+(?:wallet|address|account|recipient|destination|place)s?)(?:,?\s+(?:ever|at\s+all))?\s*[.!]*\s*$/i;
+
+export const restatesDestinationList = (text: string, earlier: Constraint[]): boolean =>
+  DEST_CLOSER.test(text) && earlier.some((k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
+
+/**
+ * "no rando memecoins that aren't on the list even if CT is shilling them", "no coins off the list", "no tokens
+ * outside the list": a refusal of whatever is not on the asset list, which that list already refuses. Read only when
+ * an asset list was stated before it (`earlier`); a concession after it ("even if ...") grants nothing, so it goes
+ * with the clause unless it holds a figure, an address or a path.
+ */
+const OFF_LIST =
+  /^\s*(?:and\s+|but\s+|so\s+|also\s+)?(?:no|nothing|never\s+(?:buy|swap\s+(?:in)?to|trade|touch|ape\s+(?:in)?to|hold))\s+(?:(?:random|rando|other|new|shitty|shit|degen|hyped|trending|unknown)\s+)*(?:meme\s*coins?|memecoins?|memes|coins?|tokens?|assets?|shitcoins?|alts?|altcoins?)\s+(?:(?:that|which)\s+)?(?:(?:aren['’]?t|are\s+not|isn['’]?t|is\s+not|not)\s+(?:on|in)|off|outside(?:\s+of)?)\s+(?:the|our|my|this|that)\s+list(?:\s+(?:above|below))?(?:,?\s+(?:even\s+(?:if|when|though)|no\s+matter\s+(?:if|how|who|what)|regardless\s+of)\b[^§\d$%]*)?\s*[.!]*\s*$/i;
+
+export const restatesAssetList = (text: string, earlier: Constraint[]): boolean =>
+  OFF_LIST.test(text) && earlier.some((k) => k.kind === "allow" && k.dim === "asset" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0));
+
+/**
+ * "If anyone asks to send to a new address the answer is no", "requests to pay an unknown wallet get a no": refusing
+ * a destination outside the list, which the list already refuses. Read only when a recipient list binding payments
+ * (or every activity) was stated before it; with none, "new" cannot be checked and the sentence stays unread.
+ */
+const NEW_DEST_REFUSED =
+  /^\s*(?:and\s+)?(?:(?:if|when|whenever)\s+(?:anyone|anybody|someone|somebody|a\s+(?:user|message|memo|note|request|vendor|caller)|they|it)\s+(?:asks?|tells?|requests?|wants?|says)\s+(?:(?:you|the\s+agent|the\s+bot|us|me)\s+)?(?:to\s+)?|(?:any\s+)?requests?\s+to\s+)(?:send|pay|transfer|move)\s+(?:(?:funds|money|it|them|anything)\s+)?to\s+(?:a|an|some|any)\s+(?:new|unknown|different|unlisted|fresh|random)\s+(?:address|wallet|recipient|account|destination|payee)\s*,?\s*(?:the\s+answer\s+is\s+no|(?:just\s+)?(?:say|answer)\s+no|(?:get|gets)\s+a\s+no|refuse(?:\s+it)?|decline(?:\s+it)?|(?:it['’]?s|that['’]?s)\s+a\s+no)\s*[.!]*\s*$/i;
+
+export const restatesRecipientRefusal = (text: string, earlier: Constraint[]): boolean =>
+  NEW_DEST_REFUSED.test(text) &&
+  earlier.some(
+    (k) => k.kind === "allow" && k.dim === "recipient" && (k.values.length > 0 || (k.refs?.length ?? 0) > 0) && (k.activities.length === 0 || k.activities.some((a) => a === "transfer" || a === "payment")),
+  );
 
 /** A clause that only restates a rule of the same sentence before it (`earlier`): consumed whole, so it reads as background. */
 export function isRestatementFragment(c: Clause, earlier: Constraint[]): boolean {

@@ -27,6 +27,8 @@ const DENIAL = new RegExp(
     String.raw`\bcarr(?:y|ies)\s+no\s+(?:authority|weight|permission|power)`,
     String.raw`\b(?:is|are|was|were|it['’]?s|that['’]?s)\s+(?:not|never|no)\s+(?:an?\s+)?(?:approvals?|instructions?|orders?|rules?|permission|authori[sz]ations?|valid|true|binding|real|genuine|trusted|authoritative|from\s+me|mine|yours)\b`,
     String.raw`\b(?:is|are|it['’]?s|that['’]?s)\s+(?:(?:always|probably|definitely|just|only|purely)\s+)?(?:fake|false|a\s+lie|lies|a\s+scam|untrusted|not\s+to\s+be\s+trusted|informational(?:\s+only)?|for\s+information(?:\s+only)?|background(?:\s+only)?|context\s+only)\b`,
+    // "Memos are only for our notes", "memos are for bookkeeping only": what the source is for, which is no authority.
+    String.raw`\b(?:is|are)\s+(?:(?:only|just|purely|strictly|solely)\s+)?(?:for|used\s+for)\s+(?:(?:our|my|the|your|internal)\s+)?(?:own\s+)?(?:notes?|records?|bookkeeping|reference|accounting|reconciliation|labell?ing|labels?|tracking|reporting|audit(?:\s+trail)?|use)(?:\s+only)?\s*[.!]?\s*$`,
     String.raw`\b(?:ignore|disregard)\s+(?:it|them|that|this|those|these|any|all|such|every)\b`,
     String.raw`\b(?:treat|consider)\s+(?:it|them|that|those|these|any|all|such|every)\b[^.;]*\bas\s+(?:untrusted|fake|informational|background|noise)\b`,
     String.raw`\b(?:do\s*not|don['’]?t|never|must\s+not|should\s+not|shouldn['’]?t)\s+(?:follow|obey|trust|act\s+on|execute|believe|listen\s+to)\b[^.;]{0,40}?\b${SOURCE}\b`,
