@@ -66,7 +66,7 @@ function unitInKey(s: string): string {
  */
 function unitSuffixKey(s: string): string {
   return s.replace(
-    /\b((?:[a-z]+(?:[A-Z][a-z]+)*)|(?:[a-z]+(?:_[a-z]+)*))(?:_|(?=[A-Z]))(bps|Bps|BPS|pct|Pct|PCT|percent|Percent|usd|Usd|USD)\b(\s*(?:<=|≤|=<|<|:|=|\bmax\b|\bat most\b)\s*)(\d[\d,]*(?:\.\d+)?)(?![\d.,]|\s*(?:%|bps\b|bp\b|basis\b|percent\b|usd|\$|[kKmM]\b))/g,
+    /\b((?:[a-z]+(?:[A-Z][a-z]+)*)|(?:[a-z]+(?:_[a-z]+)*))(?:_|(?=[A-Z]))(bps|Bps|BPS|pct|Pct|PCT|percent|Percent|usd|Usd|USD)\b(\s*(?:<=|≤|=<|<|:|=|\bmax\b|\bat most\b)\s*)(\d[\d,]*(?:\.\d+)?)(?![\d,]|\.\d|\s*(?:%|bps\b|bp\b|basis\b|percent\b|usd|\$|[kKmM]\b))/g,
     (_m, key: string, unit: string, sep: string, fig: string) => {
       const words = key.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
       const u = unit.toLowerCase();

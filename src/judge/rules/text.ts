@@ -104,7 +104,7 @@ export function protect(raw: string, refs: Refs): string {
   // "the hedge never exceeds 2 BTC", "the total does not exceed $5k": at most (the inclusive reading of "exceed").
   s = s.replace(/\b(?:never|does\s+not|doesn['’]t)\s+exceeds?\b/gi, "at most");
   // "Undelegation is outside the agent's authority", "borrowing is a no-go", "testnets are out of scope": prohibitions.
-  s = s.replace(/\b(is|are)\s+(?:(?:strictly|completely|entirely)\s+)?(?:outside\s+(?:of\s+)?(?:the|its|our|your|this)?\s*(?:(?:agent|bot|assistant)['’]?s?\s+)?(?:authority|mandate|remit|scope|permissions?)|a\s+no[- ]go|out\s+of\s+scope|not\s+(?:ok|okay|fine|on))\b/gi, "$1 forbidden");
+  s = s.replace(/\b(is|are)\s+(?:(?:strictly|completely|entirely)\s+)?(?:outside\s+(?:of\s+)?(?:the|its|our|your|this)?\s*(?:(?:agent|bot|assistant)['’]?s?\s+)?(?:authority|mandate|remit|scope|permissions?)|a\s+no[- ]go|out\s+of\s+scope|not\s+(?:ok|okay|fine|on(?!\s+(?:the|our|my|this|that|these|those|a|an|any|its|their)\b)))\b/gi, "$1 forbidden");
   // "Selling is my call", "leave withdrawals to me", "only I move money": activities the owner keeps (reserved.ts).
   s = reservedToOwner(s);
   // "cancel whatever you need to": no requirement in it.

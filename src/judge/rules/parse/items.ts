@@ -90,7 +90,7 @@ const VENUE_RE = new RegExp(
     .join("|")})\\b(?:\\s+v\\d)?(?:\\s+(?:pool|lending pool|router|swaprouter|protocol|vaults?|contracts?|markets?|exchange|app|dex|clob|api))?\\b`,
   "gi",
 );
-const TESTNETS = ["sepolia", "base-sepolia", "arbitrum-sepolia", "solana-devnet"];
+const TESTNETS = ["sepolia", "base-sepolia", "arbitrum-sepolia", "solana-devnet", "hyperliquid-testnet"];
 const CEX = new Set(["kraken", "binance", "coinbase", "okx", "bybit"]);
 const CHAIN_WORDS = Object.keys(CHAINS)
   .filter((k) => k !== "base" && k !== "mainnet" && k !== "hyperliquid")
@@ -139,7 +139,7 @@ export function takeItems(c: Clause, st: ParseState, mode: "label" | "rule"): It
   });
   scan(c, CHAIN_RE, (m) => push(it.chains, CHAINS[m[1].toLowerCase()]));
   // "testnets" (normalised from "test networks"): the test chains the engine knows (src/venues/lib/chains.ts names
-  // Arbitrum Sepolia and Solana devnet too, so "no testnets" must reach them).
+  // Arbitrum Sepolia and Solana devnet too, the Hyperliquid adapter its testnet, so "no testnets" must reach them).
   scan(c, /\btestnets\b/gi, () => {
     for (const t of TESTNETS) push(it.chains, t);
   });

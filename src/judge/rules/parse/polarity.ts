@@ -271,6 +271,12 @@ export function parseNegative(c: Clause, st: ParseState, rule: string): boolean 
     const asset = sym && (positions.length <= 1 || symAt > Math.max(...positions)) ? sym : undefined;
     if (!listy && (it.recipients.length || it.recipientRefs.length) && !it.anyone) {
       add(st, { kind: "deny", dim: "recipient", values: it.recipients, refs: it.recipientRefs.length ? it.recipientRefs : undefined, activities: acts, rule });
+    } else if (!listy && it.chains.length && !it.anyone && !(it.hosts.length || it.hostRefs.length) && !acts.some((a) => a === "withdrawal" || a === "bridge" || a === "unstake")) {
+      // "never pay on testnets", "no payments on Arbitrum": paying there is forbidden, not paying at all (the chain
+      // had been dropped, forbidding every payment). Any asset named with it only narrows it: the ban covers more.
+      // Not for moves that leave for a chain ("no withdrawals to Arbitrum"): there the chain is where they land,
+      // which a chain list stated for other activities does not read, so the whole activity stays forbidden.
+      add(st, { kind: "deny", dim: "chain", values: it.chains, activities: acts, rule });
     } else if (!listy && (it.hosts.length || it.hostRefs.length) && !it.anyone) {
       // "Never pay the hosts in context.blocked_hosts": paying those hosts is forbidden, not paying at all.
       add(st, { kind: "deny", dim: "host", values: it.hosts, refs: it.hostRefs.length ? it.hostRefs : undefined, activities: acts, rule });

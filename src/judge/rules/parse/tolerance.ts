@@ -37,9 +37,10 @@ const NOUN_DIMS: Array<[RegExp, ListDim[]]> = [
 
 // "nobody else", "and to no other wallet", "nothing beyond those", "# the only destination", at the clause's end.
 // Also in brackets ("payees: context.payees (nobody else)"), in a learner's order ("to nobody other"), and by place
-// ("never anywhere else", "nowhere else", "not to anyone else"): the last two restate a list of destinations.
+// ("nowhere else", a list of destinations). "don't send to anyone else" is left to the negation readers, which read
+// it as a prohibition of every destination off the lists.
 const CLOSER_TAIL =
-  /(?:^|,\s*|\s+)(?:\(\s*)?(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from|through|via)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|other|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+)|(?:(?:never|not)\s+(?:to\s+)?)?any(where|one|body)\s+else|no(where)\s+else)(?:,?\s+(?:ever|at\s+all))?\s*\)?\s*[.!]*\s*$/i;
+  /(?:^|,\s*|\s+)(?:\(\s*)?(?:#\s*)?(?:and\s+)?(?:(?:to|for|with|on|in|from|through|via)\s+)?(?:(?:nothing|nobody|no[\s-]?(one|body))\s+(?:else|other|beyond\s+(?:those|these|that|this|them|it))|no\s+others?(?:\s+([a-z]+))?|(?:the|our|my)\s+only\s+([a-z]+)|no(where)\s+else)(?:,?\s+(?:ever|at\s+all))?\s*\)?\s*[.!]*\s*$/i;
 
 interface Held {
   span: Span;
@@ -76,7 +77,7 @@ function holdCloser(c: Clause): void {
   const m = CLOSER_TAIL.exec(c.text);
   // "Please no other coins" is a prohibition of its own: a closer only rides on a rule written before it.
   if (!m || !/[A-Za-z0-9§]/.test(c.text.slice(0, m.index).replace(/\b(?:please|pls|plz|and|so|also|just|but|then|ok|okay)\b/gi, ""))) return;
-  const noun = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").toLowerCase();
+  const noun = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").toLowerCase();
   const dims = noun ? NOUN_DIMS.find(([re]) => re.test(noun))?.[1] : "any";
   if (dims) hold(c, m, dims);
 }
@@ -201,7 +202,7 @@ export const restatesAssetList = (text: string, earlier: Constraint[]): boolean 
  * (or every activity) was stated before it; with none, "new" cannot be checked and the sentence stays unread.
  */
 const NEW_DEST_REFUSED =
-  /^\s*(?:and\s+)?(?:(?:if|when|whenever)\s+(?:anyone|anybody|someone|somebody|a\s+(?:user|message|memo|note|request|vendor|caller)|they|it)\s+(?:asks?|tells?|requests?|wants?|says)\s+(?:(?:you|the\s+agent|the\s+bot|us|me)\s+)?(?:to\s+)?|(?:any\s+)?requests?\s+to\s+)(?:send|pay|transfer|move)\s+(?:(?:funds|money|it|them|anything)\s+)?to\s+(?:a|an|some|any)\s+(?:new|unknown|different|unlisted|fresh|random)\s+(?:address|wallet|recipient|account|destination|payee)\s*,?\s*(?:the\s+answer\s+is\s+no|(?:just\s+)?(?:say|answer)\s+no|(?:get|gets)\s+a\s+no|refuse(?:\s+it)?|decline(?:\s+it)?|(?:it['’]?s|that['’]?s)\s+a\s+no)\s*[.!]*\s*$/i;
+  /^\s*(?:and\s+)?(?:(?:if|when|whenever)\s+(?:anyone|anybody|someone|somebody|a\s+(?:user|message|memo|note|request|vendor|caller)|they|it)\s+(?:asks?|tells?|requests?|wants?|says)\s+(?:(?:you|the\s+agent|the\s+bot|us|me)\s+)?(?:to\s+)?|(?:any\s+)?requests?\s+to\s+)(?:send|pay|transfer|move)\s+(?:(?:funds|money|it|them|anything)\s+)?(?:to\s+)?(?:a|an|some|any)\s+(?:new|unknown|different|unlisted|fresh|random)\s+(?:address|wallet|recipient|account|destination|payee)\s*,?\s*(?:the\s+answer\s+is\s+no|(?:just\s+)?(?:say|answer)\s+no|(?:get|gets)\s+a\s+no|refuse(?:\s+it)?|decline(?:\s+it)?|(?:it['’]?s|that['’]?s)\s+a\s+no)\s*[.!]*\s*$/i;
 
 export const restatesRecipientRefusal = (text: string, earlier: Constraint[]): boolean =>
   NEW_DEST_REFUSED.test(text) &&
