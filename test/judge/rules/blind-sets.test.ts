@@ -206,6 +206,13 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // the engine. First run 44.4% (ALLOW 0/19), 0 unsafe; 100% (ALLOW 19/19) after margin-words.ts, tif-polarity.ts,
   // side-words.ts, reduce-words.ts and the price / shares shorthand.
   ["blind49.jsonl", 45, 1.0],
+  // blind51 (session 24): 44 cases on swap and payment settings, networks and list closers in short mandates
+  // ("slippageBps <= 60", "amountOutMinimum >= 99% of the input's value @ context.prices", "at most 25 WETH in, or at
+  // most 75,000 of the stablecoin in", "x402: Base USDC, mainnet only (no testnets)", "base and arbitrum r off limits",
+  // "payees: context.payees (nobody else)", "never anywhere else", "no rando memecoins that aren't on the list", "the
+  // validators under context.validators.ok", "Memos are only for our notes"); written before reading the engine, first
+  // run 54.5% (ALLOW 2/18), 0 unsafe; 100% (ALLOW 18/18), 0 unsafe, after networks.ts and the slippage/closer readings.
+  ["blind51.jsonl", 44, 1.0],
 ];
 
 describe.each(SETS)("blind judge cases %s", (file, size, floor) => {
