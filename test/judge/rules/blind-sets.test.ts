@@ -85,6 +85,12 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // unticked lines stay unread and all of them escalate: 40/90 -> 38/90, no false BLOCK left, 0 unsafe.
   ["blind40.jsonl", 90, 0.42],
   ["blind41.jsonl", 90, 0.5],
+  // blind47 and blind48: sealed in session 24 and written to match dev2's length and style (median intent 200 / 230
+  // characters, against 477 / 654 for blind40 / blind41): terse config lines, short sentences, one-paragraph policies,
+  // dev2's venue mix. Kept off main and run twice: 71.1% / 65.6% on the round's starting engine (ALLOW 14/36, 12/36),
+  // 71.1% / 70.0% after its four category engineers (ALLOW 14/36, 14/36), 0 unsafe. Regression floors from here on.
+  ["blind47.jsonl", 90, 0.71],
+  ["blind48.jsonl", 90, 0.7],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
