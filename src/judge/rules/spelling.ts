@@ -14,7 +14,9 @@
 const VOCAB = (
   "approval approvals approve address addresses withdraw withdrawal withdrawals transfer transfers payment payments " +
   "recipient recipients freelancer freelancers contractor contractors vendor vendors leverage maximum minimum " +
-  "forbidden prohibited exceed exceeding balance notional separately receive wallet wallets between daily weekly monthly"
+  "forbidden prohibited exceed exceeding balance notional separately receive wallet wallets between daily weekly monthly " +
+  // "anyhting", "anythng": the object of a refusal ("don't sell anyhting"); left as typed it was an unread word.
+  "anything"
 ).split(" ");
 const VOCAB_SET = new Set(VOCAB);
 
@@ -87,6 +89,9 @@ export function normaliseSpelling(raw: string): string {
   s = s.replace(/\b[a-z]{3,9}\b/gi, (w) => correctClosed(w));
   // "ok so this wallet pays our freelancers  dont send more then 750": a double space ends a sentence.
   s = s.replace(/(?<=[a-z0-9])[ \t]{2,}(?=[a-z])/g, ". ");
+  // "Leverage stays at 5x or below", "leverage shall remain at 3x max": the copula before a bounded multiple says
+  // nothing more than "leverage at 5x or below" (the bound word is kept, so a bare "stays at 5x" is not made a cap).
+  s = s.replace(/\b(leverage|lev)\s+(?:stays|remains|must\s+(?:stay|remain)|shall\s+(?:stay|remain)|should\s+(?:stay|remain)|will\s+(?:stay|remain)|is\s+kept|kept|is\s+to\s+(?:stay|remain))\s+(?=(?:at\s+)?\d+(?:\.\d+)?\s?x\b\s*(?:or\s+(?:below|lower|less|under)\b|max\b|at\s+most\b|tops\b))/gi, "$1 ");
   // "Leverage you can put until 5x": a non-native "until" before a multiple is "up to".
   s = s.replace(/\buntil\s+(?=\d+(?:\.\d+)?\s*x\b)/gi, "up to ");
   s = s.replace(/\b[a-z]{5,}\b/gi, (w) => (/^[a-z]+$/.test(w) ? correct(w) : w));

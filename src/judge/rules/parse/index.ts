@@ -16,6 +16,7 @@ import { parsePriceCap } from "./price";
 import { parseMarginWords } from "./margin-words";
 import { parseSideWords } from "./side-words";
 import { parseReduceWords } from "./reduce-words";
+import { parseSettingsWords } from "./settings-words";
 import { parsePriceRange, parseRanges, restatesBound } from "./ranges";
 import { parseHealthFloor } from "./health";
 import { parseBalanceFloor } from "./balance-floor";
@@ -166,6 +167,7 @@ function parseClause(c: Clause, st: ParseState, rule: string, sentence: string, 
   parseApprovalShape(c, st, rule);
   parseApprovalScope(c, st, rule);
   parseFeeRate(c, st, rule);
+  parseSettingsWords(c, st, rule);
   parseMarginWords(c, st, rule);
   parseMarginMode(c, st, rule);
   parseListedMarginMode(c, st, rule);

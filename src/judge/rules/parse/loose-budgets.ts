@@ -30,6 +30,13 @@ const FIG = String.raw`(?<d>\$)?\s?(?<n>${NUM})\s*(?<k>k|m)?\b(?:\s*(?!(?:in|for
 const WEEK = String.raw`(?:week|weekly)`;
 const PERIOD_WORD = String.raw`(?:day|daily|week|weekly|month|monthly|quarter|quarterly|round|program(?:me)?|campaign|season|event|sprint|cycle|grant\s+round)`;
 
+/**
+ * "$12k/day total (context.day_ntl_usd = used so far)", "$5 a day (context.x402_day_usd)": a bare figure with its
+ * period glued on, opening the clause. Read only with a running total named beside it (below): alone, "$5/day"
+ * could be a cap of another reader's kind, and it stays unread and holds.
+ */
+const SLASHED = new RegExp(String.raw`^\s*(?:(?:max|cap|budget|limit)\s*[:=]?\s*)?${FIG}\s*(?:\/\s*|\s+(?:a|per|each)\s+)(?<p>day|week|month)\b(?:\s+(?:in\s+)?(?:total|overall|combined|all\s+in))?`, "i");
+
 /** The shapes, each with the figure's groups and the period word (group p). */
 const SHAPES: RegExp[] = [
   // "weekly budget is 300", "the week's budget: 300", "monthly budget of 2k", "budget for the week is 300"
@@ -41,6 +48,7 @@ const SHAPES: RegExp[] = [
   new RegExp(String.raw`\b(?:i|we)\s*(?:['’]ve|\s+have|\s+only\s+have|\s+have\s+only|\s+got|\s+only\s+got|['’]ve\s+only\s+got|['’]ve\s+got)\s+(?:got\s+)?${FIG}(?:\s+(?:in\s+total|total))?\s+(?:for|per)\s+(?:the\s+|a\s+|this\s+)?(?:whole\s+|entire\s+)?(?<p>${PERIOD_WORD})\b`, "i"),
   // "dont spend more than 200 total per week", "never more than 500 in total a month"
   new RegExp(String.raw`\b(?:don['’]?t|do\s+not|never|not)\s+(?:spend|pay|send|bet|use)?\s*(?:more\s+than|over|above)\s+${FIG}\s+(?:in\s+)?total\s+(?:per|a|each|every|this|in\s+a)\s+(?<p>${PERIOD_WORD})\b`, "i"),
+  SLASHED,
 ];
 
 function periodOf(word: string): Period {
@@ -76,6 +84,7 @@ export function parseLooseBudget(c: Clause, st: ParseState, rule: string): void 
     const named = own.length ? own.map((r) => c.refs.ctx[Number(r[1])]) : [...c.sentence.matchAll(/\bcontext\.[A-Za-z0-9_.]*[A-Za-z0-9_]/g)].map((r) => r[0]);
     const paths = [...new Set(named)].filter((p): p is string => !!p && !/price/i.test(p) && isCounterRef(p));
     const counterRef = paths.length === 1 ? paths[0] : undefined;
+    if (re === SLASHED && !counterRef) continue;
     const word = g.u;
     const unit = g.d || (word && /^(?:usd|dollars?|bucks)$/i.test(word))
       ? "USD"

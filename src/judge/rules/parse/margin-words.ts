@@ -54,10 +54,18 @@ const REFUSED = new RegExp(
   "gi",
 );
 
+/**
+ * "leverage at most 3x, cross", "max lev 5x, isolated only": a bare mode closing the clause right after a leverage
+ * figure (a comma or slash apart) is that setting's mode, as in brackets. Only a bare mode with nothing after it, so
+ * "5x, cross or isolated" (read by EITHER first) and "5x, cross margin top-ups ok" stay with their readers.
+ */
+const AFTER_CAP = new RegExp(String.raw`(?<=\b\d+(?:\.\d+)?\s?x\b(?:\s+(?:max(?:imum)?|at\s+most|or\s+(?:below|lower|less|under)|tops))?\s*[,/;]\s*)(?:(?:and|on|in|use|using)\s+)?${MODE}(?:\s+only)?\s*[.!]?\s*$`, "gi");
+
 export function parseMarginWords(c: Clause, st: ParseState, rule: string): void {
   if (!/\b(?:cross|isolated|iso|margin)\b/i.test(c.text)) return;
   // Either mode: nothing is required of the setting; the words are the owner's permission.
   scan(c, EITHER, () => undefined);
+  scan(c, AFTER_CAP, (m) => add(st, { kind: "margin_mode", mode: mode(m[1]), rule }));
   scan(c, BRACKETED, (m) => add(st, { kind: "margin_mode", mode: mode(m[1]), rule }));
   scan(c, VALUE, (m) => add(st, { kind: "margin_mode", mode: mode(m[1]), rule }));
   scan(c, REFUSED, (m) => add(st, { kind: "margin_mode", mode: other(mode(m[1] ?? m[2] ?? m[3])), rule }));

@@ -30,10 +30,23 @@ const PAIR_BEFORE = new RegExp(String.raw`\b${SIDE_WORD}\s*(?:and|or|n|&|\/|\+)\
 const NEVER_SELL_BEFORE = /\b(?:never|not|don't|do\s+not|must\s+not|shall\s+not|should\s+not|may\s+not|won't|will\s+not|i\s+don't)\s+(?:ever\s+)?sell(?:ing)?\s+(?:(?:any|my|our|the|its|outcome)\s+)*(?:shares?|positions?|tokens?|holdings?)?\s*(?:before|prior\s+to|until|ahead\s+of)\s+(?:the\s+)?(?:market(?:'s)?\s+)?(?:resolution|resolves|it\s+resolves|they\s+resolve|the\s+market\s+resolves|settlement|expiry|close)\b/gi;
 const ONLY_PURCHASE = /\b(?:may|can|will|shall|should|must|is\s+to)\s+only\s+(?:ever\s+)?(?=(?:purchase|acquire)\b)/gi;
 
+/**
+ * "do not sell anything, we're holding till it resolves": after a refusal to sell, the owner's plan to hold to
+ * resolution restates the refusal (it grants nothing). Consumed only once a buys-only rule stands.
+ */
+const HOLD_TO_RESOLUTION = /,?\s*\b(?:(?:we|i)\s*(?:['’]?re|\s+are|\s+am|['’]?m|\s+will|['’]ll)?\s+|were\s+|just\s+)?(?:hold(?:ing)?|keep(?:ing)?|stay(?:ing)?\s+in)\s+(?:(?:it|them|everything|all|(?:the|our|my)\s+(?:shares?|positions?))\s+)?(?:(?:until|till|til|to|through)\s+(?:(?:it|they|the\s+market)\s+)?(?:resolves?|resolution|settles?|settlement|expiry|the\s+end))\s*[.!]?\s*$/gi;
+
 export function parseSideWords(c: Clause, st: ParseState, rule: string): void {
   scan(c, NEVER_SELL_BEFORE, () => add(st, { kind: "side", allowed: "buy", rule }));
   scan(c, ONLY_PURCHASE, () => add(st, { kind: "side", allowed: "buy", rule }));
   scan(c, BOTH, () => undefined);
+  // Only after a refusal to sell in this clause (the side rule itself is read by trading.ts or above).
+  if (/\b(?:never|not|don't|dont|do\s+not|no)\s+(?:ever\s+)?sell(?:ing|s)?\b/i.test(c.text)) {
+    // Parts of the tail ("resolution") may already be another reader's; the plan is consumed whole.
+    const m = HOLD_TO_RESOLUTION.exec(c.text);
+    HOLD_TO_RESOLUTION.lastIndex = 0;
+    if (m) c.used.fill(true, m.index, m.index + m[0].length);
+  }
   if (VERDICT_ONLY.test(c.text) && c.sentence.indexOf(c.text.trim()) > 0 && PAIR_BEFORE.test(c.sentence.slice(0, c.sentence.indexOf(c.text.trim())))) scan(c, /^[\s\S]+$/g, () => undefined);
   // "shorts need a ping to me before u open one", "selling requires my sign-off": an order opening that side escalates.
   const lead = new RegExp(String.raw`^\s*(?:and\s+|but\s+)?${SIDE_NOUN}\s+(?=\S)`, "i").exec(c.text);
