@@ -1,7 +1,7 @@
 /**
  * Starknet multicalls: [{contractAddress, entrypoint, calldata}], one such Call object, or {calls | starknetCalls: [...]}, with an
  * optional STRK20 `proof`. ERC-20 transfer / transfer_from / approve / increase_allowance are decoded
- * (u256 = low, high felts). Addresses are felts: compared numerically and reported in the padded
+ * (u256 = low, high felts), and the staking protocol's delegation-pool calls (starknet-staking.ts). Addresses are felts: compared numerically and reported in the padded
  * 0x + 64 hex form, since leading zeros vary between writers.
  */
 import type { ApprovalFact, Facts, TransferFact, VenueAdapter } from "../types";
@@ -10,6 +10,7 @@ import { mergeCalls } from "../lib/evm-adapter";
 import { facts, finish, fmt, fmtUsd, type FactsInit } from "../lib/facts";
 import { canonSymbol, priceOf } from "../lib/prices";
 import { bigInt, isRecord, MAX_ITEMS, num, str } from "../lib/util";
+import { describePoolCall, isPoolEntrypoint, type PoolToken } from "./starknet-staking";
 
 type Ctx = Record<string, unknown> | null | undefined;
 
@@ -89,11 +90,24 @@ function u256(lo: unknown, hi: unknown): bigint | null {
   return (h << 128n) + l;
 }
 
-function describeCall(c: Call, ctx: Ctx): FactsInit {
+/** For each spender a multicall approves, the token approved (delegation pools take the token approved to them). */
+function approvedTokens(calls: Call[], ctx: Ctx): Map<bigint, PoolToken> {
+  const out = new Map<bigint, PoolToken>();
+  for (const c of calls) {
+    if (c.entrypoint !== "approve" && !c.entrypoint.startsWith("increase")) continue;
+    const spender = felt(c.calldata?.[0]);
+    const t = token(c.to, ctx, []);
+    if (spender !== null && t.symbol && t.decimals !== null) out.set(spender, { symbol: t.symbol, decimals: t.decimals });
+  }
+  return out;
+}
+
+function describeCall(c: Call, ctx: Ctx, approved: Map<bigint, PoolToken>): FactsInit {
   const w: string[] = [];
   const ep = c.entrypoint;
   const cd = c.calldata ?? [];
   const contract = feltHex(c.to);
+  if (isPoolEntrypoint(ep) && c.calldata) return describePoolCall({ pool: contract, entrypoint: ep, calldata: c.calldata }, approved.get(c.to) ?? null, ctx, felt, feltHex);
   const erc20 = ["transfer", "transfer_from", "transferFrom", "approve", "increase_allowance", "increaseAllowance"].includes(ep);
   if (!erc20 || !c.calldata) {
     const f = facts("starknet", "unknown", ep, "starknet");
@@ -140,7 +154,8 @@ function describeCall(c: Call, ctx: Ctx): FactsInit {
 function describe(action: unknown, ctx?: Ctx): Facts | null {
   const p = parseCalls(action);
   if (!p) return null;
-  const parts = p.calls.map((c) => describeCall(c, ctx));
+  const approved = approvedTokens(p.calls, ctx);
+  const parts = p.calls.map((c) => describeCall(c, ctx, approved));
   const f = mergeCalls("starknet", parts);
   f.chain = "starknet";
   if (p.proof !== undefined) {

@@ -2,7 +2,7 @@
  * Order-shape checks (side, reduce-only, order type / time-in-force) and approval shape (exact amounts).
  */
 import type { ActionView, Constraint, Finding, OrderView } from "../types";
-import { atPath, canonSym, num, positionSize } from "../context";
+import { atPath, canonSym, normAddr, num, positionSize } from "../context";
 import { oversizedApproval } from "./approval-bounds";
 
 type Ctx = Record<string, unknown> | null;
@@ -180,13 +180,17 @@ export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exac
       continue;
     }
     if (!c.exact) continue;
-    // Exact amount of the swap in the same batch, else of the pending swap named in context.
+    // Exact amount of the swap in the same batch, else of what the same batch hands the spender (a stake into the
+    // pool it approves: "approve exactly the amount you're staking"), else of the pending swap named in context.
+    const handed = !view.swap && a.spender ? view.moves.find((m) => m.to && normAddr(m.to) === normAddr(a.spender as string) && m.asset === a.token && m.amount !== null) : undefined;
     const target =
       view.swap && view.swap.sellAsset === a.token && view.swap.sellAmount !== null
         ? { token: view.swap.sellAsset, amount: view.swap.sellAmount }
-        : c.pendingRef || !view.swap
-          ? pendingAmount(ctx)
-          : null;
+        : handed
+          ? { token: handed.asset, amount: handed.amount as number }
+          : c.pendingRef || !view.swap
+            ? pendingAmount(ctx)
+            : null;
     // No swap to compare with: one larger than every action it could serve is exact for none (approval-bounds.ts).
     const oversized = !target && !view.swap && a.amount !== null ? oversizedApproval(a, cs, ctx, c.rule) : [];
     if (oversized.length) {
@@ -199,7 +203,7 @@ export function checkApprovalExact(c: Extract<Constraint, { kind: "approval_exac
     }
     if (a.amount === null) out.push({ type: "unknown", message: `The approved amount is unknown, so "${c.rule}" cannot be checked.` });
     else if ((target.token && a.token && target.token !== a.token) || Math.abs(a.amount - target.amount) > 1e-9 * Math.max(1, target.amount))
-      out.push({ type: "violation", message: `The approval is for ${a.amount} ${a.token}, not the exact ${target.amount} ${target.token ?? ""} of the pending swap ("${c.rule}").` });
+      out.push({ type: "violation", message: `The approval is for ${a.amount} ${a.token}, not the exact ${target.amount} ${target.token ?? ""} ${handed ? "the same batch hands the spender" : "of the pending swap"} ("${c.rule}").` });
   }
   return out;
 }

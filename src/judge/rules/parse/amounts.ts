@@ -360,8 +360,9 @@ export function parseAmounts(c: Clause, st: ParseState, rule: string): void {
     // "Keep positions under $10k" bounds the resulting position; "max position size per order" bounds each order.
     // "Run our vault position: deposits up to $5k per deposit": a cap counted per action of its own kind is per
     // action, whatever "position" names nearby (it had become a position total no deposit was ever held to).
-    const perOrder = /\b(?:per|each|every|any single|a single)\s+(?:order|trade|entry)\b/i.test(c.text) || /\b(?:per|each|every|any single|a single|no single)\s+(?:deposit|supply|wrap|swap|payment|transfer|withdrawal|payout|stake)s?\b/i.test(scopeText);
-    if (subject && /position|stak|delegat/.test(subject) && period === "action" && !(perOrder && /position/.test(subject))) period = "total";
+    const perOrder = /\b(?:per|each|every|any single|a single)\s+(?:order|trade|entry)\b/i.test(c.text) || /\b(?:per|each|every|any single|a single|no single)\s+(?:deposit|supply|wrap|swap|payment|transfer|withdrawal|payout|stake|delegation)s?\b/i.test(scopeText);
+    // "Max 3,000 STRK per stake" counts each stake; "total staked at most 2,500 HYPE" is the staked total.
+    if (subject && /position|stak|delegat/.test(subject) && period === "action" && !perOrder) period = "total";
     // "Budget: 4k USDC", "the round's allowance is 9k": a budget or allowance with no word that counts it per action
     // is what may be spent in all (it had been a cap on each action, letting the whole budget be spent many times).
     if (period === "action" && budget && /^(?:budget|allowance|quota)$/i.test(budget[0]) && !ACTION_UNIT.test(scopeText)) {

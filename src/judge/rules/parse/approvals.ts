@@ -18,10 +18,12 @@ const APPROVAL_LABEL = /^\s*[-*•]?\s*(?:(?:token|erc-?20|permit2)\s+)?(?:appro
 
 const EXACT_RE = new RegExp(
   [
-    String.raw`\bexact(?:ly)?(?![- ]?(?:in|out)(?:put)?\b)(?:\s+(?:the\s+)?(?:amounts?|sums?|sizes?|figures?))?(?:\s+(?:needed|required))?(?:\s+only)?\b`,
+    String.raw`\b(?:exact(?:ly)?|precise(?:ly)?)(?![- ]?(?:in|out)(?:put)?\b)(?:\s+(?:the\s+)?(?:amounts?|sums?|sizes?|figures?))?(?:\s+(?:needed|required))?(?:\s+only)?\b`,
     String.raw`\bjust\s+(?:enough|what(?:['’]s| is)\s+needed)\b(?:\s+for\s+(?:the|each|one|a|that|this)\s+(?:swap|trade|order|payment|supply|deposit|stake|transaction))?`,
     String.raw`\b(?:matching|equal to|sized (?:to|for)|the size of)\s+(?:the\s+|each\s+|that\s+)?(?:swap|trade|order|supply|deposit|stake|payment|transaction)\b`,
     String.raw`\bper[- ](?:swap|trade|order|transaction)\s+(?=approvals?|allowances?)`,
+    // "(same amount as staked)", "the same sum as the deposit": the approval equals what the activity spends.
+    String.raw`\b(?:the\s+)?(?:same|identical)\s+(?:amount|sum|size|figure)\s+as\s+(?:(?:the|each|that|this)\s+)?(?:amount\s+)?(?:(?:being|to be)\s+)?(?:staked|swapped|supplied|deposited|spent|paid|traded|sold|stake|swap|supply|deposit|trade|order|payment)\b`,
     String.raw`\b(?:shall|must|should|may|can)\s+(?:not|never)\s+exceed\s+the\s+(?:amount|sum|size)\s+(?:(?:being|to be)\s+)?(?:supplied|swapped|spent|deposited|staked|paid|traded|sold)\b`,
   ].join("|"),
   "gi",

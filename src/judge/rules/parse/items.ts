@@ -38,7 +38,7 @@ export interface Items {
  * "context.paid_this_month_usdc", "context.aave.debt_usd", "context.portfolio_usd".
  */
 export function isCounterRef(ref: string): boolean {
-  return /spent|spend|budget|usage|so_?far|remaining|prices?\b|counter|paid|sent|to_?date|today|total|supplied|swapped|traded|debt|collateral|portfolio|value|balance|equity|exposure|_usdc?$|_sol$|_eth$|_amount$|\bamount$/i.test(ref);
+  return /spent|spend|budget|usage|so_?far|remaining|prices?\b|counter|paid|sent|to_?date|today|total|supplied|swapped|traded|debt|collateral|portfolio|value|balance|equity|exposure|_usdc?$|_sol$|_eth$|_strk$|_hype$|_amount$|\bamount$|(?:staked|delegated)_(?:amount|total|strk|hype|sol|eth|usdc?)\b|(?:total|amount)_(?:staked|delegated)\b/i.test(ref);
 }
 
 /**

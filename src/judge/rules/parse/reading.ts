@@ -46,7 +46,7 @@ const LIMITING = new Set(
     "true false exit exits entry entries closing opening " +
     "leverage leveraged margin isolated cross slippage impact reduce reduce-only long longs short shorts shorting buy buys sell sells side " +
     "limit market trigger stop stop-loss take-profit tif gtc ioc alo fok gtd post-only twap twaps " +
-    "unlimited infinite exact exactly spender allowance validator validators recipient recipients payee payees " +
+    "unlimited infinite exact exactly precise precisely spender allowance validator validators recipient recipients payee payees " +
     "withdraw withdrawal withdrawals transfer transfers send sends pay pays borrow borrows repay bridge bridges stake unstake " +
     "delegate undelegate lend supply deposit deposits wrap unwrap swap sell approve " +
     "mainnet testnet chain chains network networks venue venues exchange exchanges protocol protocols"
