@@ -74,8 +74,11 @@ export function normaliseLayout(raw: string): string {
   s = s.replace(/^([ \t]*(?:[-*•][ \t]+)?[A-Za-z][\w ]*?[_ ]usd[ \t]*[:=][^\n\d$]*?)(\d)/gim, "$1$$$2");
   // "chain: base", "network = arbitrum": the value names a chain even in lower case.
   s = s.replace(/^([ \t]*(?:[-*•][ \t]+)?(?:chains?|networks?)[ \t]*[:=][ \t]*)([a-z][\w -]*)$/gim, (_m, head: string, v: string) => head + v.replace(/\b[a-z]/g, (ch) => ch.toUpperCase()));
-  // "usd send: no", "withdrawals = false": a switch set to off forbids what it names.
-  s = s.replace(/^([ \t]*(?:[-*•][ \t]+)?)([A-Za-z][\w /.-]{0,40}?)[ \t]*[:=][ \t]*([^\n]*?)[ \t]*\.?[ \t]*$/gm, (m, pre: string, key: string, value: string) =>
+  // "usd send: no", "withdrawals = false": a switch set to off forbids what it names. The key is the words after the
+  // line's last sentence end: in "ETH perps. leverage changes: no" the key is "leverage changes" (taken from the line's
+  // start, "no ETH perps. leverage changes" refused ETH and left "leverage changes" a permission: a change on another
+  // coin was allowed).
+  s = s.replace(/^((?:[^\n]*?[.;!?][ \t]+)?[ \t]*(?:[-*•][ \t]+)?)([A-Za-z](?:[\w /-]|\.(?![ \t]))(?:[\w /-]|\.(?![ \t])){0,39}?)[ \t]*[:=][ \t]*([^\n]*?)[ \t]*\.?[ \t]*$/gm, (m, pre: string, key: string, value: string) =>
     OFF.test(value) && !LIMIT_KEY.test(key) ? `${pre}no ${key.trim()}` : m,
   );
   return s;

@@ -108,3 +108,14 @@ describe("a period glued to the figure with a slash", () => {
     expect(unread("Pay the vendors in context.payees in USDC. $5/day")).not.toEqual([]);
   });
 });
+
+describe("a switch set to off after another sentence on the same line", () => {
+  it("'ETH perps. leverage changes: no' refuses leverage changes (the switch's key starts after the sentence end)", () => {
+    const I = "ETH perps, max 1 ETH per order. leverage changes: no";
+    expect(unread(I)).toEqual([]);
+    expect(judge(I, ord(1, true, "3000", "0.5"))).toBe("ALLOW");
+    // Unsafe side: read from the line's start, ETH was refused and "leverage changes" became a permission.
+    expect(judge(I, lev(true, 2))).toBe("BLOCK");
+    expect(judge(I, { type: "updateLeverage", asset: 5, isCross: true, leverage: 2 })).toBe("BLOCK");
+  });
+});
