@@ -8,6 +8,7 @@ import type { Activity, Constraint } from "../types";
 import { consume, makeClause, protect, restore, scan, splitClauses, splitSentences, unexplained, newRefs, type Clause } from "../text";
 import { RECIPIENT_WORDS } from "../vocab";
 import { isLeadIn, isProcedure } from "./procedure";
+import { isOutsideEvent } from "./outside-events";
 import { isBackground, isPreamble, isWalletTitle, labelPrefixEnd } from "./preamble";
 import { parseAboveThat, parseAmounts } from "./amounts";
 import { parseLeverage } from "./leverage";
@@ -294,8 +295,9 @@ function parseUncached(intent: string): ParsedIntent {
       prevStart = st.constraints.length;
       continue;
     }
-    // Records of adoption, reports after the fact, the route for exceptions, "ask me if unsure" (procedure.ts).
-    if (isBackground(s) || isProcedure(s)) {
+    // Records of adoption, reports after the fact, the route for exceptions, "ask me if unsure" (procedure.ts);
+    // what people, processes and schedules around the agent do ("payroll runs on the 1st", outside-events.ts).
+    if (isBackground(s) || isProcedure(s) || isOutsideEvent(s)) {
       prevStart = st.constraints.length;
       st.readings.push({ clause: rule, reading: "descriptive", constraints: [], ignored: [], unread: [] });
       continue;
