@@ -88,9 +88,10 @@ const SETS: [file: string, cases: number, floor: number][] = [
   // blind47 and blind48: sealed in session 24 and written to match dev2's length and style (median intent 200 / 230
   // characters, against 477 / 654 for blind40 / blind41): terse config lines, short sentences, one-paragraph policies,
   // dev2's venue mix. Kept off main and run twice: 71.1% / 65.6% on the round's starting engine (ALLOW 14/36, 12/36),
-  // 71.1% / 70.0% after its four category engineers (ALLOW 14/36, 14/36), 0 unsafe. Regression floors from here on.
-  ["blind47.jsonl", 90, 0.71],
-  ["blind48.jsonl", 90, 0.7],
+  // 71.1% / 70.0% after its four category engineers (ALLOW 14/36, 14/36), 0 unsafe. Regression floors from here on;
+  // 86.7% / 78.9% after a second wave tuned on the categories they showed once opened (docs/judge.md, session 24).
+  ["blind47.jsonl", 90, 0.86],
+  ["blind48.jsonl", 90, 0.78],
   // blind20: 36 cases on words a careful reader may leave (a restated "ceiling", a typo'd closer, a reason tail, a
   // caution, a comment) and tails it must not ("except", "unless", "but only 500 for", a second figure); written before
   // reading the engine, first run 55.6% with 1 unsafe ALLOW (undelegating from a validator outside its list), 86.1% after.
