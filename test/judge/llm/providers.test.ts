@@ -22,10 +22,11 @@ const input: JudgeInput = {
 };
 
 type Flavor = "openai" | "anthropic";
+// Wide default timeout: the fake server answers at once, but a loaded CI machine can take seconds to schedule it (the timeout tests set their own).
 const make = (flavor: Flavor, cfg: { baseUrl: string; timeoutMs?: number; model?: string }): Judge =>
   flavor === "openai"
-    ? new OpenAIJudge({ apiKey: "sk-test", model: "gpt-test", timeoutMs: 2000, ...cfg })
-    : new AnthropicJudge({ apiKey: "sk-ant-test", model: "claude-test", timeoutMs: 2000, ...cfg });
+    ? new OpenAIJudge({ apiKey: "sk-test", model: "gpt-test", timeoutMs: 15_000, ...cfg })
+    : new AnthropicJudge({ apiKey: "sk-ant-test", model: "claude-test", timeoutMs: 15_000, ...cfg });
 
 describe.each(["openai", "anthropic"] as const)("%s judge against a local server", (flavor) => {
   let server: FakeServer;
