@@ -261,14 +261,16 @@ describe("facilitator verdicts", () => {
 
   it("on an idle chain a simulation sees an old timestamp; mineWhenStaleSeconds (sandbox default) fixes it", async () => {
     const payer = await fundedAccount(sb, { usdc: "1" }); // last block mined now (t0)
-    await new Promise((r) => setTimeout(r, 2100));
+    // 3 s of idle chain, and validAfter 2 s back: after t0's block, yet a second clear of a freshly mined block even
+    // when anvil's clock and this process's round to different seconds (a loaded CI machine saw exactly that).
+    await new Promise((r) => setTimeout(r, 3100));
     const requirements = buildUsdcPaymentRequirements({ amount: PRICE, payTo: sb.accounts.payTo.address });
     const now = Math.floor(Date.now() / 1000);
     const authorization = {
       from: payer.address,
       to: sb.accounts.payTo.address,
       value: requirements.amount,
-      validAfter: String(now - 1), // later than t0: valid now, not yet valid in the latest block
+      validAfter: String(now - 2), // later than t0: valid now, not yet valid in the latest block
       validBefore: String(now + 120),
       nonce: toHex(randomBytes(32)),
     };
