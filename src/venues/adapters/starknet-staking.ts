@@ -12,8 +12,7 @@ import type { StakingFact } from "../types";
 import { fromBase, usdOf, wholeUnits } from "../lib/decimal";
 import { facts, fmt, fmtUsd, type FactsInit } from "../lib/facts";
 import { priceOf } from "../lib/prices";
-
-const U128_MAX = 2n ** 128n - 1n;
+import { felt, feltHex, U128_MAX } from "../lib/starknet-felt";
 
 type Direction = StakingFact["direction"];
 const ENTRYPOINTS: Record<string, { direction: Direction; amountAt: number | null; partyAt: number | null; verb: string }> = {
@@ -37,10 +36,9 @@ export interface PoolCall {
 }
 
 /**
- * Facts of one delegation-pool call. `token` is the token the same multicall approves to this pool (null: none);
- * `felt` / `feltHex` are the adapter's felt readers.
+ * Facts of one delegation-pool call. `token` is the token the same multicall approves to this pool (null: none).
  */
-export function describePoolCall(c: PoolCall, token: PoolToken | null, ctx: Record<string, unknown> | null | undefined, felt: (v: unknown) => bigint | null, feltHex: (b: bigint) => string): FactsInit {
+export function describePoolCall(c: PoolCall, token: PoolToken | null, ctx: Record<string, unknown> | null | undefined): FactsInit {
   const spec = ENTRYPOINTS[c.entrypoint];
   const w: string[] = [];
   const raw = spec.amountAt === null ? null : felt(c.calldata[spec.amountAt]);

@@ -9,8 +9,9 @@ import { fromBase, usdOf, wholeUnits } from "../lib/decimal";
 import { mergeCalls } from "../lib/evm-adapter";
 import { facts, finish, fmt, fmtUsd, type FactsInit } from "../lib/facts";
 import { canonSymbol, priceOf } from "../lib/prices";
-import { bigInt, isRecord, MAX_ITEMS, num, str } from "../lib/util";
+import { isRecord, MAX_ITEMS, num, str } from "../lib/util";
 import { describePoolCall, isPoolEntrypoint, type PoolToken } from "./starknet-staking";
+import { felt, feltHex, U128_MAX } from "../lib/starknet-felt";
 
 type Ctx = Record<string, unknown> | null | undefined;
 
@@ -23,15 +24,6 @@ const TOKENS: [bigint, string, number][] = [
   [0x03fe2b97c1fd336e750087d68b9b867997fd64a2661ff3ca5a7c771641e8e7acn, "WBTC", 8],
 ];
 
-const FELT_MAX = 2n ** 252n;
-const U128_MAX = 2n ** 128n - 1n;
-
-export function felt(v: unknown): bigint | null {
-  const b = bigInt(typeof v === "string" ? v.trim() : v);
-  return b !== null && b >= 0n && b < FELT_MAX ? b : null;
-}
-
-export const feltHex = (b: bigint): string => `0x${b.toString(16).padStart(64, "0")}`;
 
 interface Call {
   to: bigint;
@@ -107,7 +99,7 @@ function describeCall(c: Call, ctx: Ctx, approved: Map<bigint, PoolToken>): Fact
   const ep = c.entrypoint;
   const cd = c.calldata ?? [];
   const contract = feltHex(c.to);
-  if (isPoolEntrypoint(ep) && c.calldata) return describePoolCall({ pool: contract, entrypoint: ep, calldata: c.calldata }, approved.get(c.to) ?? null, ctx, felt, feltHex);
+  if (isPoolEntrypoint(ep) && c.calldata) return describePoolCall({ pool: contract, entrypoint: ep, calldata: c.calldata }, approved.get(c.to) ?? null, ctx);
   const erc20 = ["transfer", "transfer_from", "transferFrom", "approve", "increase_allowance", "increaseAllowance"].includes(ep);
   if (!erc20 || !c.calldata) {
     const f = facts("starknet", "unknown", ep, "starknet");
